@@ -1,0 +1,50 @@
+"""The Bid Whist rules engine: bids, rule sets, hand and round scoring, penalties.
+
+Plain Python with no database: the Django app loads records, calls these functions and stores
+what they return.
+"""
+
+from scoring.bids import Bid, BidKind, Direction, Suit
+from scoring.errors import ScoringError
+from scoring.hand import HandScore, apply_reneges, score_hand
+from scoring.penalties import BidOutOfTurnChoice, Penalty, PenaltyKind, penalty_points
+from scoring.round import Deal, DealLine, RoundScore, bye_points, score_round
+from scoring.rules import (
+    PRESETS,
+    SETTINGS,
+    ByeScoring,
+    DealStyle,
+    DefendersOddBooks,
+    RuleSet,
+    SetScoring,
+)
+from scoring.table import Pair, Seat
+
+__all__ = [
+    "PRESETS",
+    "SETTINGS",
+    "Bid",
+    "BidKind",
+    "BidOutOfTurnChoice",
+    "ByeScoring",
+    "Deal",
+    "DealLine",
+    "DealStyle",
+    "DefendersOddBooks",
+    "Direction",
+    "HandScore",
+    "Pair",
+    "Penalty",
+    "PenaltyKind",
+    "RoundScore",
+    "RuleSet",
+    "ScoringError",
+    "Seat",
+    "SetScoring",
+    "Suit",
+    "apply_reneges",
+    "bye_points",
+    "penalty_points",
+    "score_hand",
+    "score_round",
+]

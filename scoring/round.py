@@ -1,0 +1,250 @@
+"""A round at a table: its deals in order, the dealer rotation, penalties and the result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scoring.bids import Bid
+from scoring.errors import ScoringError
+from scoring.hand import HandScore, apply_reneges, score_hand
+from scoring.penalties import Penalty, PenaltyKind, penalty_points
+from scoring.rules import ByeScoring, RuleSet
+from scoring.table import Pair, Seat
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal as recorded: a played hand, or a re-deal that does not count.
+
+    ``books`` are the bidding team's books as played (kitty included), before renege penalties.
+    """
+
+    dealer: Seat
+    bidder: Seat | None = None
+    bid: Bid | None = None
+    books: int | None = None
+    misdeal: bool = False
+    penalties: tuple[Penalty, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dealer", Seat(self.dealer))
+        if self.bidder is not None:
+            object.__setattr__(self, "bidder", Seat(self.bidder))
+        object.__setattr__(self, "penalties", tuple(self.penalties))
+        redeals = [p for p in self.penalties if p.causes_redeal]
+        if len(redeals) + self.misdeal > 1:
+            raise ScoringError("A deal is re-dealt for one reason only.")
+        if self.counts:
+            if self.bidder is None or self.bid is None or self.books is None:
+                raise ScoringError("A played hand needs the bidding seat, the bid and the books won.")
+        else:
+            if self.bidder is not None or self.bid is not None or self.books is not None:
+                raise ScoringError("A re-deal is not played: it has no bid and no books.")
+            if any(p.needs_play for p in self.penalties):
+                raise ScoringError("A re-deal is not played, so nobody can renege or play out of turn.")
+
+    @property
+    def counts(self) -> bool:
+        return not self.misdeal and not any(p.causes_redeal for p in self.penalties)
+
+    @property
+    def bidding_pair(self) -> Pair | None:
+        return self.bidder.pair if self.bidder else None
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """A deal as scored, with both teams' points and the running totals after it."""
+
+    hand_number: int
+    deal: Deal
+    hand: HandScore | None
+    books_after_penalties: int | None
+    hand_points: dict[Pair, int]
+    penalty_points: dict[Pair, int]
+    warnings: tuple[Penalty, ...]
+    totals: dict[Pair, int]
+
+    @property
+    def counts(self) -> bool:
+        return self.deal.counts
+
+    def points(self, pair: Pair) -> int:
+        return self.hand_points[pair] + self.penalty_points[pair]
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    lines: tuple[DealLine, ...]
+    totals: dict[Pair, int]
+    hands_played: int
+    complete: bool
+    next_dealer: Seat | None
+    next_hand_number: int | None
+
+    @property
+    def winner(self) -> Pair | None:
+        """The team with more points once the round is complete; None for a tie or a round in play."""
+        if not self.complete:
+            return None
+        ns, ew = self.totals[Pair.NORTH_SOUTH], self.totals[Pair.EAST_WEST]
+        if ns == ew:
+            return None
+        return Pair.NORTH_SOUTH if ns > ew else Pair.EAST_WEST
+
+    @property
+    def tied(self) -> bool:
+        return self.complete and self.winner is None
+
+    def hands_won(self, pair: Pair) -> int:
+        """Hands in which the team's hand points beat the other team's."""
+        return sum(
+            1 for line in self.lines if line.counts and line.hand_points[pair] > line.hand_points[pair.other]
+        )
+
+
+def _zero() -> dict[Pair, int]:
+    return {Pair.NORTH_SOUTH: 0, Pair.EAST_WEST: 0}
+
+
+def _hand_points(rules: RuleSet, deal: Deal) -> tuple[HandScore, int, dict[Pair, int]]:
+    bidders = deal.bidding_pair
+    reneges = _zero()
+    for penalty in deal.penalties:
+        if penalty.kind is PenaltyKind.RENEGE:
+            reneges[penalty.team] += penalty.count
+    books = apply_reneges(rules, deal.books, bidders=reneges[bidders], defenders=reneges[bidders.other])
+    score = score_hand(rules, deal.bid, books)
+    return score, books, {bidders: score.bidders, bidders.other: score.defenders}
+
+
+class _Rotation:
+    """Tracks who has dealt so each team deals its share, and proposes the next dealer."""
+
+    def __init__(self, rules: RuleSet, first_dealer: Seat | None) -> None:
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.last_dealer: Seat | None = None
+        self.dealt = {Pair.NORTH_SOUTH: 0, Pair.EAST_WEST: 0}
+        self.hands = 0
+
+    @property
+    def in_regulation(self) -> bool:
+        return self.hands < self.rules.hands_per_round
+
+    def proposal(self) -> Seat | None:
+        if self.last_dealer is None:
+            return self.first_dealer
+        seat = self.last_dealer.next
+        if self.in_regulation:
+            for _ in range(4):
+                if self.dealt[seat.pair] < self.rules.deals_per_team:
+                    return seat
+                seat = seat.next
+        return seat
+
+    def check(self, dealer: Seat) -> None:
+        share = self.rules.deals_per_team
+        if self.in_regulation and self.dealt[dealer.pair] >= share:
+            others = " or ".join(seat.label for seat in dealer.pair.other.seats)
+            raise ScoringError(
+                f"{dealer.pair.label} have already dealt {share} times this round; "
+                f"hand {self.hands + 1} is dealt by {others}."
+            )
+
+    def record(self, dealer: Seat) -> None:
+        if self.in_regulation:
+            self.dealt[dealer.pair] += 1
+        self.last_dealer = dealer
+        self.hands += 1
+
+
+def score_round(
+    rules: RuleSet,
+    deals: Sequence[Deal],
+    *,
+    first_dealer: Seat | None = None,
+    rulings: Sequence[Penalty] = (),
+    tiebreak: bool = False,
+) -> RoundScore:
+    """Score a round's deals in the order they were dealt.
+
+    ``first_dealer`` is the seat dealt the first diamond (default: the first deal's dealer).
+    ``rulings`` are director's rulings on the round as a whole. With ``tiebreak`` (a playoff
+    match) a round level after its regulation hands goes on one hand at a time until a team leads.
+    Raises ``ScoringError`` for a third deal by one team or a hand after the round is over.
+    """
+    if first_dealer is None and deals:
+        first_dealer = deals[0].dealer
+    rotation = _Rotation(rules, Seat(first_dealer) if first_dealer else None)
+    totals = _zero()
+    for ruling in rulings:
+        if ruling.kind is not PenaltyKind.DIRECTOR_RULING:
+            raise ScoringError("Only a director's ruling applies to the round as a whole.")
+        for pair, points in penalty_points(rules, ruling).items():
+            totals[pair] += points
+    exposed = _zero()
+    lines = []
+
+    def over() -> bool:
+        if rotation.in_regulation:
+            return False
+        return not tiebreak or totals[Pair.NORTH_SOUTH] != totals[Pair.EAST_WEST]
+
+    for deal in deals:
+        if over():
+            raise ScoringError(
+                f"The round is over: all {rules.hands_per_round} hands are recorded."
+                + (" A tied match goes on one hand at a time only while it is tied." if tiebreak else "")
+            )
+        hand_number = rotation.hands + 1
+        hand = books = None
+        hand_points = _zero()
+        if deal.counts:
+            rotation.check(deal.dealer)
+            hand, books, hand_points = _hand_points(rules, deal)
+        extra = _zero()
+        warnings = []
+        for penalty in deal.penalties:
+            warning = False
+            if penalty.kind is PenaltyKind.EXPOSED_CARD:
+                warning = exposed[penalty.team] == 0
+                exposed[penalty.team] += 1
+                if warning:
+                    warnings.append(penalty)
+            for pair, points in penalty_points(rules, penalty, warning=warning).items():
+                extra[pair] += points
+        for pair in Pair:
+            totals[pair] += hand_points[pair] + extra[pair]
+        if deal.counts:
+            rotation.record(deal.dealer)
+        lines.append(
+            DealLine(
+                hand_number=hand_number,
+                deal=deal,
+                hand=hand,
+                books_after_penalties=books,
+                hand_points=hand_points,
+                penalty_points=extra,
+                warnings=tuple(warnings),
+                totals=dict(totals),
+            )
+        )
+    complete = over()
+    return RoundScore(
+        lines=tuple(lines),
+        totals=dict(totals),
+        hands_played=rotation.hands,
+        complete=complete,
+        next_dealer=None if complete else rotation.proposal(),
+        next_hand_number=None if complete else rotation.hands + 1,
+    )
+
+
+def bye_points(rules: RuleSet, winners_points: Sequence[int]) -> int:
+    """Points credited for a bye: by default the average of the round's winners, rounded half up."""
+    if rules.bye_scoring is ByeScoring.WIN_ONLY or not winners_points:
+        return 0
+    total, count = sum(winners_points), len(winners_points)
+    return (2 * total + count) // (2 * count)

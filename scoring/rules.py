@@ -1,0 +1,292 @@
+"""A tournament's rule set: every setting of RULES.md, with the two presets."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from scoring.bids import MAX_LEVEL, Bid, BidKind
+from scoring.errors import ScoringError
+
+BOOKS_PER_DEAL = 13
+
+
+class DealStyle(StrEnum):
+    STRAIGHT = "straight"
+    KITTY = "kitty"
+
+
+class SetScoring(StrEnum):
+    """What a set costs."""
+
+    DEFENDERS_GAIN = "defenders_gain"
+    BIDDERS_LOSE = "bidders_lose"
+
+
+class DefendersOddBooks(StrEnum):
+    """When the defenders of a set bid score a point for each book they turned above six."""
+
+    TRUMP_ONLY = "trump_only"
+    NONE = "none"
+    EVERY_BID = "every_bid"
+
+
+class ByeScoring(StrEnum):
+    """What a team with a bye is credited with for the round."""
+
+    WINNERS_AVERAGE = "winners_average"
+    WIN_ONLY = "win_only"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """How one setting is described to a director and which values it admits."""
+
+    label: str
+    help: str
+    choices: tuple[tuple[str, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+SETTINGS: dict[str, Setting] = {
+    "deal": Setting(
+        "Deal",
+        "Straight: 52 cards, 13 each, no kitty. Kitty: 12 each, the rest form a kitty that "
+        "counts as the bidding team's first book.",
+        choices=((DealStyle.STRAIGHT, "Straight (no kitty)"), (DealStyle.KITTY, "Kitty")),
+    ),
+    "jokers": Setting(
+        "Jokers",
+        "Jokers in a kitty deal (the kitty holds 4 cards plus one per joker). A straight deal has none.",
+        minimum=0,
+        maximum=2,
+    ),
+    "min_bid": Setting("Minimum bid", "The lowest level a player may bid.", minimum=1, maximum=MAX_LEVEL),
+    "low_beats_high": Setting(
+        "Low beats high",
+        "At one level a low (Special) bid overcalls a high bid. Off: the two are equal and "
+        "neither overcalls the other.",
+    ),
+    "no_trump_multiplier": Setting(
+        "No-trump multiplier",
+        "A no-trump bid's points are multiplied by this, made or set.",
+        minimum=1,
+        maximum=4,
+    ),
+    "set_scoring": Setting(
+        "When a bid is set",
+        "Who a set bid scores for: the defenders gain the bid (no negative scores), or the "
+        "bidding team loses it (scores may go negative).",
+        choices=(
+            (SetScoring.DEFENDERS_GAIN, "Defenders gain the bid"),
+            (SetScoring.BIDDERS_LOSE, "Bidding team loses the bid"),
+        ),
+    ),
+    "defenders_odd_books": Setting(
+        "Defenders' odd books",
+        "When the defenders of a set bid also score a point for each book they turned above six.",
+        choices=(
+            (DefendersOddBooks.TRUMP_ONLY, "Trump bids only, after the 7th book on a bid of 1"),
+            (DefendersOddBooks.NONE, "Never"),
+            (DefendersOddBooks.EVERY_BID, "Every bid"),
+        ),
+    ),
+    "boston_multiplier": Setting(
+        "Boston multiplier",
+        "The bidding team's points are multiplied by this when it takes all 13 books (1: no bonus).",
+        minimum=1,
+        maximum=10,
+    ),
+    "renege_books": Setting(
+        "Books moved by a renege",
+        "Books moved from the reneging team to the other for each renege, before scoring.",
+        minimum=0,
+        maximum=BOOKS_PER_DEAL,
+    ),
+    "bid_out_of_turn_points": Setting(
+        "Bid out of turn: points",
+        "Points the wronged team gains when the player whose turn it was chooses to take points.",
+        minimum=0,
+        maximum=50,
+    ),
+    "play_out_of_turn_points": Setting(
+        "Play out of turn: points",
+        "Points the opposing team gains for a play out of turn.",
+        minimum=0,
+        maximum=50,
+    ),
+    "exposed_card_points": Setting(
+        "Exposed card: points",
+        "Points the opposing team gains for each exposed card after a team's first in a round, "
+        "which is a warning.",
+        minimum=0,
+        maximum=50,
+    ),
+    "hands_per_round": Setting(
+        "Hands per round",
+        "Deals that count in a round; re-deals are not counted.",
+        minimum=1,
+        maximum=20,
+    ),
+    "bye_scoring": Setting(
+        "Bye",
+        "What a team with a bye is credited with for the round.",
+        choices=(
+            (ByeScoring.WINNERS_AVERAGE, "A round win and the average points of the round's winners"),
+            (ByeScoring.WIN_ONLY, "A round win and no points"),
+        ),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule a director may change; the defaults are the tournament rule sheet."""
+
+    deal: DealStyle = DealStyle.STRAIGHT
+    jokers: int = 0
+    min_bid: int = 1
+    low_beats_high: bool = False
+    no_trump_multiplier: int = 2
+    set_scoring: SetScoring = SetScoring.DEFENDERS_GAIN
+    defenders_odd_books: DefendersOddBooks = DefendersOddBooks.TRUMP_ONLY
+    boston_multiplier: int = 1
+    renege_books: int = 3
+    bid_out_of_turn_points: int = 3
+    play_out_of_turn_points: int = 3
+    exposed_card_points: int = 3
+    hands_per_round: int = 4
+    bye_scoring: ByeScoring = ByeScoring.WINNERS_AVERAGE
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            object.__setattr__(self, field.name, _checked(field.name, value))
+        if self.deal is DealStyle.STRAIGHT and self.jokers:
+            raise ScoringError("A straight deal has no jokers; choose a kitty deal to play with jokers.")
+
+    @classmethod
+    def preset(cls, name: str = "tournament") -> RuleSet:
+        try:
+            return PRESETS[name]
+        except KeyError:
+            known = ", ".join(PRESETS)
+            raise ScoringError(f"There is no preset called {name!r}; the presets are {known}.") from None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        """Rebuild a stored rule set; a setting missing from older data takes its default."""
+        if not isinstance(data, dict):
+            raise ScoringError("A stored rule set must be a mapping of setting names to values.")
+        unknown = sorted(set(data) - set(SETTINGS))
+        if unknown:
+            raise ScoringError(f"Unknown rule set setting: {', '.join(unknown)}.")
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: _plain(getattr(self, name)) for name in SETTINGS}
+
+    def replace(self, **changes: Any) -> RuleSet:
+        unknown = sorted(set(changes) - set(SETTINGS))
+        if unknown:
+            raise ScoringError(f"Unknown rule set setting: {', '.join(unknown)}.")
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def kitty_size(self) -> int:
+        return 4 + self.jokers if self.deal is DealStyle.KITTY else 0
+
+    @property
+    def min_books(self) -> int:
+        """The fewest books a bidding team can hold before penalties: the kitty is theirs."""
+        return 1 if self.deal is DealStyle.KITTY else 0
+
+    @property
+    def deals_per_team(self) -> int:
+        """How many of a round's hands each team may deal (the larger share if the count is odd)."""
+        return (self.hands_per_round + 1) // 2
+
+    def multiplier(self, bid: Bid) -> int:
+        return self.no_trump_multiplier if bid.is_no_trump else 1
+
+    def check_bid(self, bid: Bid) -> None:
+        if not isinstance(bid, Bid):
+            raise ScoringError(f"{bid!r} is not a bid.")
+        if bid.level < self.min_bid:
+            raise ScoringError(f"The minimum bid is {self.min_bid}; {bid} is too low.")
+
+    def allows(self, bid: Bid) -> bool:
+        return isinstance(bid, Bid) and bid.level >= self.min_bid
+
+    def beats(self, new_bid: Bid, old_bid: Bid | None) -> bool:
+        """Whether new_bid may overcall old_bid (None: no bid yet) under progressive bidding."""
+        if not self.allows(new_bid):
+            return False
+        if old_bid is None:
+            return True
+        if new_bid.level != old_bid.level:
+            return new_bid.level > old_bid.level
+        return _kind_rank(self, new_bid.kind) > _kind_rank(self, old_bid.kind)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """Each setting's label and its value in words, for pages and printed sheets."""
+        described = []
+        for name, setting in SETTINGS.items():
+            value = getattr(self, name)
+            if setting.choices:
+                text = dict(setting.choices)[value]
+            elif isinstance(value, bool):
+                text = "Yes" if value else "No"
+            else:
+                text = str(value)
+            described.append((setting.label, text))
+        return described
+
+
+def _kind_rank(rules: RuleSet, kind: BidKind) -> int:
+    if kind is BidKind.NO_TRUMP:
+        return 2
+    if kind is BidKind.LOW and rules.low_beats_high:
+        return 1
+    return 0
+
+
+def _checked(name: str, value: Any) -> Any:
+    setting = SETTINGS[name]
+    default = RuleSet.__dataclass_fields__[name].default
+    if isinstance(default, StrEnum):
+        try:
+            return type(default)(value)
+        except ValueError:
+            allowed = ", ".join(str(choice) for choice, _ in setting.choices)
+            raise ScoringError(f"{setting.label}: {value!r} is not one of {allowed}.") from None
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ScoringError(f"{setting.label}: expected yes or no (true/false), not {value!r}.")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoringError(f"{setting.label}: expected a whole number, not {value!r}.")
+    if not setting.minimum <= value <= setting.maximum:
+        raise ScoringError(f"{setting.label}: {value} is outside {setting.minimum} to {setting.maximum}.")
+    return value
+
+
+def _plain(value: Any) -> Any:
+    return str(value) if isinstance(value, StrEnum) else value
+
+
+PRESETS: dict[str, RuleSet] = {
+    "tournament": RuleSet(),
+    "kitty": RuleSet(
+        deal=DealStyle.KITTY,
+        jokers=2,
+        min_bid=3,
+        set_scoring=SetScoring.BIDDERS_LOSE,
+        defenders_odd_books=DefendersOddBooks.NONE,
+        no_trump_multiplier=2,
+        boston_multiplier=4,
+    ),
+}
