@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
@@ -23,8 +24,10 @@ def env_bool(name: str, default: bool) -> bool:
         return False
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}.")
 
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
 
 def local_secret_key() -> str:
     """A key kept beside the project, so a laptop install needs no configuration."""
@@ -33,6 +36,7 @@ def local_secret_key() -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
 
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
