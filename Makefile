@@ -20,6 +20,7 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 ## make run: install, migrate, load the demo event, and serve on http://127.0.0.1:8000
 run: $(VENV)/.installed
 	DEBUG=true $(PY) manage.py migrate --noinput
+	DEBUG=true $(PY) manage.py seed_demo
 	DEBUG=true $(PY) manage.py ensure_director
 	@echo "Serving on http://$(HOST):$(PORT)/  (staff login: http://$(HOST):$(PORT)/login/)"
 	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)

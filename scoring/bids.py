@@ -79,9 +79,7 @@ class Bid:
         try:
             kind = BidKind(self.kind)
         except ValueError:
-            raise ScoringError(
-                f"A bid is high, low (Special) or no trump; {self.kind!r} is none of them."
-            ) from None
+            raise ScoringError(f"A bid is high, low (Special) or no trump; {self.kind!r} is none of them.") from None
         object.__setattr__(self, "kind", kind)
 
     @classmethod

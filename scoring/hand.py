@@ -23,9 +23,7 @@ def _check_books(books: int, *, least: int = 0) -> None:
     if isinstance(books, bool) or not isinstance(books, int):
         raise ScoringError(f"Books are a whole number of tricks, not {books!r}.")
     if not least <= books <= BOOKS_PER_DEAL:
-        raise ScoringError(
-            f"The bidding team's books must be {least} to {BOOKS_PER_DEAL}; {books} is not possible."
-        )
+        raise ScoringError(f"The bidding team's books must be {least} to {BOOKS_PER_DEAL}; {books} is not possible.")
 
 
 def apply_reneges(rules: RuleSet, books: int, bidders: int = 0, defenders: int = 0) -> int:

@@ -73,9 +73,7 @@ class Penalty:
         if self.count != 1 and self.kind is not PenaltyKind.RENEGE:
             raise ScoringError(f"{self.kind.label} is recorded once per offence.")
         if (self.kind is PenaltyKind.BID_OUT_OF_TURN) != (self.choice is not None):
-            raise ScoringError(
-                "A bid out of turn needs the wronged player's choice: take points, re-deal or continue."
-            )
+            raise ScoringError("A bid out of turn needs the wronged player's choice: take points, re-deal or continue.")
         if self.before_bidding and self.kind is not PenaltyKind.DEAL_OUT_OF_TURN:
             raise ScoringError("Only a deal out of turn is caught before bidding.")
         if self.kind is PenaltyKind.DIRECTOR_RULING:

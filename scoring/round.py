@@ -99,9 +99,7 @@ class RoundScore:
 
     def hands_won(self, pair: Pair) -> int:
         """Hands in which the team's hand points beat the other team's."""
-        return sum(
-            1 for line in self.lines if line.counts and line.hand_points[pair] > line.hand_points[pair.other]
-        )
+        return sum(1 for line in self.lines if line.counts and line.hand_points[pair] > line.hand_points[pair.other])
 
 
 def _zero() -> dict[Pair, int]:

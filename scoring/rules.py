@@ -120,8 +120,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "exposed_card_points": Setting(
         "Exposed card: points",
-        "Points the opposing team gains for each exposed card after a team's first in a round, "
-        "which is a warning.",
+        "Points the opposing team gains for each exposed card after a team's first in a round, which is a warning.",
         minimum=0,
         maximum=50,
     ),

@@ -54,9 +54,7 @@ def test_a_round_of_four_hands():
 
 
 def test_a_level_round_is_a_tie():
-    result = score_round(
-        RULES, [hand(N, N, "3", 9), hand(E, E, "3", 9), hand(S, S, "1", 7), hand(W, W, "1", 7)]
-    )
+    result = score_round(RULES, [hand(N, N, "3", 9), hand(E, E, "3", 9), hand(S, S, "1", 7), hand(W, W, "1", 7)])
     assert result.complete and result.tied and result.winner is None
 
 
@@ -110,9 +108,7 @@ def test_re_deals_score_nothing_and_the_same_hand_number_is_dealt_again():
     deals = [
         Deal(dealer=N, misdeal=True),
         hand(N, E, "3", 9),
-        Deal(
-            dealer=E, penalties=(Penalty(PenaltyKind.BID_OUT_OF_TURN, NS, choice=BidOutOfTurnChoice.REDEAL),)
-        ),
+        Deal(dealer=E, penalties=(Penalty(PenaltyKind.BID_OUT_OF_TURN, NS, choice=BidOutOfTurnChoice.REDEAL),)),
         hand(E, S, "3", 9),
     ]
     result = score_round(RULES, deals)
@@ -213,9 +209,7 @@ def test_impossible_penalties_are_refused(kwargs, message):
 
 def test_penalty_points_for_each_kind():
     points = {
-        kind: penalty_points(
-            RULES, Penalty(kind, NS, choice="take_points" if kind == "bid_out_of_turn" else None)
-        )
+        kind: penalty_points(RULES, Penalty(kind, NS, choice="take_points" if kind == "bid_out_of_turn" else None))
         for kind in (
             PenaltyKind.RENEGE,
             PenaltyKind.BID_OUT_OF_TURN,

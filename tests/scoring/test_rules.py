@@ -16,9 +16,7 @@ from scoring import (
 
 ALL_BIDS = [Bid(level, kind) for level in range(1, 8) for kind in BidKind]
 bids = st.sampled_from(ALL_BIDS)
-rule_sets = st.sampled_from(
-    [RuleSet.preset("tournament"), RuleSet.preset("kitty"), RuleSet(low_beats_high=True)]
-)
+rule_sets = st.sampled_from([RuleSet.preset("tournament"), RuleSet.preset("kitty"), RuleSet(low_beats_high=True)])
 
 
 def test_tournament_preset_is_the_rule_sheet():

@@ -1,0 +1,62 @@
+"""Browser tests: Playwright driving Debian's Chromium against the live test server.
+
+Without Chromium they are skipped with the reason; under CI=true a missing browser fails the run.
+"""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+PHONE = {"width": 390, "height": 844}
+
+# Playwright's sync API runs an event loop in the test's thread; the test's own ORM calls are safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    missing = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = "Playwright for Python is not installed (pip install -r requirements-dev.txt)"
+    if missing is None and not os.path.exists(CHROMIUM):
+        missing = "Debian's Chromium is not installed (apt-get install chromium)"
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"Browser tests cannot run under CI: {missing}")
+        pytest.skip(missing)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A phone-sized page; ``phone.url(path)`` turns a path into the live server's address."""
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def login(phone):
+    def log_in(username, password):
+        phone.goto("/login/")
+        phone.fill("#id_username", username)
+        phone.fill("#id_password", password)
+        phone.click("button[type=submit]")
+
+    return log_in

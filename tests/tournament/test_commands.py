@@ -1,0 +1,52 @@
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tournament.models import Event, Round, Tournament
+
+
+def run(*args):
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+def test_seed_demo_loads_once(db):
+    assert "Loaded" in run("seed_demo")
+    assert "already loaded" in run("seed_demo")
+    assert Event.objects.count() == 1
+    event = Event.objects.get()
+    assert event.tournaments.count() == 2
+    main = Tournament.objects.get(name="Main Event")
+    assert main.teams.filter(checked_in=True).count() == 16
+    round_1 = main.rounds.get()
+    assert round_1.status == Round.Status.PUBLISHED and round_1.tables.count() == 8
+
+
+def test_import_teams_command(tournament, tmp_path):
+    good = tmp_path / "teams.csv"
+    good.write_text("player1,player2\nAnn Lee,Bo Jones\nCy Young,Dee Brooks\n")
+    assert "Imported 2 teams" in run("import_teams", tournament.slug, str(good))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("player1,player2\nEve,\n")
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="nothing was imported"):
+        call_command("import_teams", tournament.slug, str(bad), stdout=io.StringIO(), stderr=err)
+    assert "bad.csv, line 2: Each team needs two players' names." in err.getvalue()
+    with pytest.raises(CommandError, match="no tournament"):
+        run("import_teams", "nope", str(good))
+
+
+def test_draw_command_is_reproducible_from_its_seed(tournament, make_teams):
+    make_teams(tournament, 9)
+    first = run("draw", tournament.slug, "--round", "1", "--method", "random", "--seed", "42")
+    again = run("draw", tournament.slug, "--round", "1", "--method", "random", "--seed", "42")
+    assert first == again
+    assert "seed 42" in first and "bye: #" in first and first.count("table ") == 4
+    published = run(
+        "draw", tournament.slug, "--round", "1", "--method", "manual", "--pairs", "1-2,3-4,5-6,7-8,9", "--publish"
+    )
+    assert "published" in published and "table 1: #1" in published
+    with pytest.raises(CommandError, match="next round to draw is round 2"):
+        run("draw", tournament.slug, "--round", "3")

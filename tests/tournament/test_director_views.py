@@ -1,0 +1,220 @@
+import datetime
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.models import Event, Round, Team, Tournament
+from tournament.services.draws import round_draw, round_publish
+
+
+@pytest.fixture
+def drafted(tournament, make_teams):
+    make_teams(tournament, 4)
+    return round_draw(tournament=tournament, method="manual")
+
+
+def director_urls(tournament, round_):
+    slug, event_slug, number = tournament.slug, tournament.event.slug, round_.number
+    return [
+        ("get", reverse("director:dashboard")),
+        ("get", reverse("director:event_create")),
+        ("get", reverse("director:event", args=[event_slug])),
+        ("get", reverse("director:event_edit", args=[event_slug])),
+        ("get", reverse("director:tournament_create", args=[event_slug])),
+        ("get", reverse("director:tournament", args=[slug])),
+        ("get", reverse("director:tournament_edit", args=[slug])),
+        ("get", reverse("director:tournament_rules", args=[slug])),
+        ("get", reverse("director:teams", args=[slug])),
+        ("get", reverse("director:team_create", args=[slug])),
+        ("get", reverse("director:team_import", args=[slug])),
+        ("get", reverse("director:team_edit", args=[slug, 1])),
+        ("get", reverse("director:desk", args=[slug])),
+        ("post", reverse("director:desk_action", args=[slug, 1])),
+        ("get", reverse("director:round_new", args=[slug])),
+        ("get", reverse("director:round", args=[slug, number])),
+        ("post", reverse("director:round_swap", args=[slug, number])),
+        ("post", reverse("director:round_move", args=[slug, number])),
+        ("post", reverse("director:round_sitting", args=[slug, number, 1])),
+        ("post", reverse("director:round_publish", args=[slug, number])),
+        ("post", reverse("director:round_discard", args=[slug, number])),
+    ]
+
+
+def test_anonymous_users_are_sent_to_the_login_page(client, tournament, drafted):
+    for method, url in director_urls(tournament, drafted):
+        response = getattr(client, method)(url, {"action": "check_in"})
+        assert response.status_code == 302, url
+        assert response["Location"].startswith(reverse("login")), url
+
+
+@pytest.mark.parametrize("who", ["player_user", "scorekeeper"])
+def test_users_who_are_not_directors_are_refused(client, tournament, drafted, who, request):
+    client.force_login(request.getfixturevalue(who))
+    for method, url in director_urls(tournament, drafted):
+        response = getattr(client, method)(url, {"action": "check_in"})
+        assert response.status_code == 403, url
+    assert drafted.is_draft and Round.objects.filter(pk=drafted.pk).exists()
+    assert not Team.objects.get(number=1, tournament=tournament).withdrawn
+
+
+def test_a_director_opens_every_page(director_client, tournament, drafted):
+    for method, url in director_urls(tournament, drafted):
+        if method == "get":
+            assert director_client.get(url).status_code == 200, url
+
+
+def test_a_superuser_counts_as_a_director(client, django_user_model, tournament):
+    admin = django_user_model.objects.create_superuser("boss", password="pw-for-tests-123")
+    client.force_login(admin)
+    assert client.get(reverse("director:tournament", args=[tournament.slug])).status_code == 200
+
+
+def test_create_an_event_and_a_tournament_through_the_forms(director_client):
+    response = director_client.post(
+        reverse("director:event_create"),
+        {"name": "Labor Day Classic", "venue": "Hotel", "starts_on": "2026-09-05", "ends_on": "2026-09-07"},
+    )
+    event = Event.objects.get(name="Labor Day Classic")
+    assert response["Location"] == reverse("director:event", args=[event.slug])
+    response = director_client.post(
+        reverse("director:tournament_create", args=[event.slug]),
+        {"name": "Main Event", "qualifying_rounds": 4, "paper_size": "letter", "preset": "tournament"},
+    )
+    tournament = Tournament.objects.get(event=event)
+    assert response["Location"] == reverse("director:tournament_rules", args=[tournament.slug])
+
+
+def test_bad_input_is_shown_beside_its_field_and_nothing_is_saved(director_client):
+    response = director_client.post(
+        reverse("director:event_create"),
+        {"name": "Backwards", "starts_on": "2026-09-07", "ends_on": "2026-09-05"},
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="id_ends_on-error"' in html and "cannot end before it starts" in html
+    assert not Event.objects.exists()
+
+
+def test_rules_form_explains_each_setting_and_refuses_bad_combinations(director_client, tournament):
+    url = reverse("director:tournament_rules", args=[tournament.slug])
+    html = director_client.get(url).content.decode()
+    assert "Books moved from the reneging team to the other" in html
+    data = {**tournament.rules.to_dict(), "jokers": 2}
+    data = {key: value for key, value in data.items() if value is not False}
+    response = director_client.post(url, data)
+    assert "A straight deal has no jokers" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rules.jokers == 0
+    data["deal"] = "kitty"
+    data["min_bid"] = 3
+    assert director_client.post(url, data).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules.jokers == 2 and tournament.rules.min_bid == 3
+
+
+def test_rules_form_starts_from_a_preset(director_client, tournament):
+    url = reverse("director:tournament_rules", args=[tournament.slug])
+    response = director_client.post(url, {"preset": "kitty"})
+    html = response.content.decode()
+    assert 'name="min_bid" value="3"' in html
+    tournament.refresh_from_db()
+    assert tournament.rules.min_bid == 1, "a preset only fills the form"
+
+
+def test_register_a_team_through_the_form_with_a_clash_shown_beside_the_field(director_client, tournament):
+    url = reverse("director:team_create", args=[tournament.slug])
+    data = {"player1_name": "Ann Lee", "player1_city": "Detroit", "player2_name": "Bo Jones", "checked_in": "on"}
+    assert director_client.post(url, data).status_code == 302
+    response = director_client.post(
+        url, {"player1_name": "Cy Young", "player2_name": "Ann Lee", "player2_city": "Detroit"}
+    )
+    html = response.content.decode()
+    assert 'id="id_player2_name-error"' in html and "Ann Lee already plays on team #1" in html
+    assert tournament.teams.count() == 1
+
+
+def test_import_page_lists_problems_by_line(director_client, tournament):
+    url = reverse("director:team_import", args=[tournament.slug])
+    upload = SimpleUploadedFile("teams.csv", b"player1,player2\nAnn Lee,\n")
+    html = director_client.post(url, {"file": upload}).content.decode()
+    assert "Line 2: Each team needs two players&#x27; names." in html
+    good = SimpleUploadedFile("teams.csv", b"player1,player2\nAnn Lee,Bo Jones\nCy Young,Dee Brooks\n")
+    assert director_client.post(url, {"file": good}).status_code == 302
+    assert tournament.teams.count() == 2
+
+
+def test_desk_search_and_check_in(director_client, tournament, make_teams):
+    make_teams(tournament, 3, checked_in=False)
+    url = reverse("director:desk", args=[tournament.slug])
+    html = director_client.get(url, {"q": "player 1a"}).content.decode()
+    assert "Player 1a" in html and "Player 2a" not in html
+    response = director_client.post(reverse("director:desk_action", args=[tournament.slug, 2]), {"action": "check_in"})
+    assert response.status_code == 302
+    assert tournament.teams.get(number=2).checked_in
+
+
+def test_teams_export_as_csv_and_xlsx(director_client, tournament, make_teams):
+    make_teams(tournament, 2)
+    url = reverse("director:teams", args=[tournament.slug])
+    csv_text = director_client.get(url, {"_export": "csv"}).content.decode()
+    assert csv_text.splitlines()[0].startswith("#,Team,Players,City")
+    assert "Player 0a & Player 0b" in csv_text and "Edit" not in csv_text
+    xlsx = director_client.get(url, {"_export": "xlsx"})
+    assert xlsx["Content-Type"].startswith("application/vnd.openxmlformats")
+
+
+def test_draw_edit_and_publish_through_the_pages(director_client, tournament, make_teams):
+    make_teams(tournament, 5)
+    slug = tournament.slug
+    response = director_client.post(reverse("director:round_new", args=[slug]), {"method": "random", "seed": "99"})
+    assert response["Location"] == reverse("director:round", args=[slug, 1])
+    round_ = tournament.rounds.get()
+    assert round_.seed == 99
+    html = director_client.get(reverse("director:round", args=[slug, 1])).content.decode()
+    assert "Bye:" in html and "Publish round 1" in html
+    director_client.post(reverse("director:round_publish", args=[slug, 1]))
+    round_.refresh_from_db()
+    assert round_.status == Round.Status.PUBLISHED
+    html = director_client.get(reverse("director:round", args=[slug, 1])).content.decode()
+    for table in round_.tables.all():
+        assert reverse("table", args=[table.secret]) in html
+
+
+def test_manual_draw_errors_show_beside_the_table_list(director_client, tournament, make_teams):
+    make_teams(tournament, 4)
+    response = director_client.post(
+        reverse("director:round_new", args=[tournament.slug]), {"method": "manual", "pairs": "1 2\n3 3"}
+    )
+    assert 'id="id_pairs-error"' in response.content.decode()
+    assert not tournament.rounds.exists()
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("page", ["desk", "teams", "round_new", "round", "tournament"])
+def test_page_query_count_does_not_grow_with_the_field(director_client, event, make_teams, page):
+    from tournament.services.events import tournament_create
+
+    counts = []
+    for size in (8, 64):
+        tournament = tournament_create(event=event, name=f"Field of {size}")
+        make_teams(tournament, size, start=size * 10)
+        round_publish(round=round_draw(tournament=tournament, method="random", seed=5))
+        round_draw(tournament=tournament, method="random", seed=6)
+        args = [tournament.slug, 2] if page == "round" else [tournament.slug]
+        counts.append(count_queries(director_client, reverse(f"director:{page}", args=args)))
+    assert counts[0] == counts[1], counts
+
+
+def test_the_dashboard_is_the_event_list(director_client, event):
+    html = director_client.get(reverse("director:dashboard")).content.decode()
+    assert event.name in html
+    assert datetime.date(2026, 5, 1).strftime("%b") in html

@@ -1,0 +1,156 @@
+"""Forms: field checks only; every rule of the event lives in the services and the engine."""
+
+from django import forms
+
+from scoring import PRESETS, SETTINGS, RuleSet, ScoringError
+from tournament.models import Round, Tournament
+from tournament.services.teams import CSV_COLUMNS
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    venue = forms.CharField(max_length=160, required=False)
+    starts_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="First day")
+    ends_on = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="Last day")
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(max_length=120, help_text="For example “1st tournament” or “Main Event”.")
+    qualifying_rounds = forms.IntegerField(
+        min_value=1,
+        max_value=20,
+        initial=3,
+        help_text="Rounds before the playoff (3, or 4 for a main event).",
+    )
+    paper_size = forms.ChoiceField(choices=Tournament.PaperSize.choices, label="Paper for printing")
+
+
+class TournamentCreateForm(TournamentForm):
+    preset = forms.ChoiceField(
+        choices=[(name, name.capitalize()) for name in PRESETS],
+        label="Rules to start from",
+        help_text="Tournament: straight deal, progressive bidding, no negative scores. Kitty: the social "
+        "game with jokers and a kitty. Every setting can be changed next.",
+    )
+
+
+def _rules_field(name: str, value) -> forms.Field:
+    setting = SETTINGS[name]
+    common = {"label": setting.label, "help_text": setting.help, "initial": value}
+    if setting.choices:
+        return forms.ChoiceField(choices=[(str(key), text) for key, text in setting.choices], **common)
+    if isinstance(value, bool):
+        return forms.BooleanField(required=False, **common)
+    return forms.IntegerField(min_value=setting.minimum, max_value=setting.maximum, **common)
+
+
+class RuleSetForm(forms.Form):
+    """Every setting of the rule set, each explained; the engine judges the combination."""
+
+    def __init__(self, *args, rules: RuleSet, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, value in rules.to_dict().items():
+            self.fields[name] = _rules_field(name, value)
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        try:
+            self.rules = RuleSet.from_dict(cleaned)
+        except ScoringError as error:
+            raise forms.ValidationError(str(error)) from None
+        return cleaned
+
+
+class TeamForm(forms.Form):
+    player1_name = forms.CharField(max_length=120, label="First player")
+    player1_city = forms.CharField(max_length=120, required=False, label="First player's city or club")
+    player1_phone = forms.CharField(max_length=40, required=False, label="First player's phone")
+    player2_name = forms.CharField(max_length=120, label="Second player")
+    player2_city = forms.CharField(max_length=120, required=False, label="Second player's city or club")
+    player2_phone = forms.CharField(max_length=40, required=False, label="Second player's phone")
+    name = forms.CharField(max_length=160, required=False, label="Team name", help_text="Blank: the players' names.")
+    city = forms.CharField(
+        max_length=120,
+        required=False,
+        label="Team city",
+        help_text="Blank: the players' city when they share one.",
+    )
+    number = forms.IntegerField(min_value=1, required=False, label="Team number", help_text="Blank: the next number.")
+
+
+class TeamRegisterForm(TeamForm):
+    fee_paid = forms.BooleanField(required=False, label="Entry fee paid")
+    side_pot = forms.BooleanField(required=False, label="Side pot entered")
+    checked_in = forms.BooleanField(required=False, label="Checked in (here today)")
+
+
+class TeamImportForm(forms.Form):
+    file = forms.FileField(
+        label="CSV file",
+        help_text="Columns: " + ", ".join(f"<code>{name}</code>" for name in CSV_COLUMNS) + ".",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > 2 * 1024 * 1024:
+            raise forms.ValidationError("The file is larger than 2 MB; is it the right file?")
+        raw = upload.read()
+        for encoding in ("utf-8-sig", "cp1252"):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        raise forms.ValidationError("The file is not text: save it from the spreadsheet as CSV.")
+
+
+class DrawForm(forms.Form):
+    method = forms.ChoiceField(
+        choices=Round.Method.choices,
+        widget=forms.RadioSelect,
+        initial=Round.Method.RANDOM,
+        help_text="Random: seeded shuffle, teams of one city kept apart where possible. Manual: your table list.",
+    )
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=10**12,
+        required=False,
+        help_text="Random draw only. Blank: a new seed, recorded with the draw; the same seed gives the same draw.",
+    )
+    pairs = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "1 v 5\n2 v 6\n3 v 7\n4 v 8"}),
+        label="Manual table list",
+        help_text="Manual draw only: one table per line as two team numbers (the first sits North–South); "
+        "a line with one number is the bye. Blank: teams in number order.",
+    )
+
+
+class TeamChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj):
+        return f"#{obj.number} {obj.display_name}"
+
+
+class SwapForm(forms.Form):
+    team_a = TeamChoiceField(queryset=None, label="Swap team")
+    team_b = TeamChoiceField(queryset=None, label="with team")
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team_a"].queryset = teams
+        self.fields["team_b"].queryset = teams
+
+
+class MoveForm(forms.Form):
+    team = TeamChoiceField(queryset=None, label="Move team")
+    table_number = forms.IntegerField(
+        min_value=1,
+        required=False,
+        label="to table",
+        help_text="A table with a free side or a new number; blank: the bye.",
+    )
+
+    def __init__(self, *args, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = teams

@@ -1,0 +1,34 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.errors import ImportRejected
+from tournament.models import Tournament
+from tournament.services.teams import CSV_COLUMNS, teams_import_csv
+
+
+class Command(BaseCommand):
+    help = (
+        "Register the teams of a CSV file in a tournament; a file with any problem imports nothing. "
+        "Columns (first line): " + ", ".join(CSV_COLUMNS) + "; player1 and player2 are required. See docs/teams-csv.md."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_slug", help="the tournament's slug, as in its page's address")
+        parser.add_argument("file", help="the CSV file (UTF-8)")
+
+    def handle(self, *args, tournament_slug, file, **options):
+        tournament = Tournament.objects.filter(slug=tournament_slug).first()
+        if tournament is None:
+            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+        try:
+            text = Path(file).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CommandError(f"Cannot read {file}: {error}") from None
+        try:
+            teams = teams_import_csv(tournament=tournament, text=text)
+        except ImportRejected as error:
+            for line, message in error.problems:
+                self.stderr.write(f"{file}, line {line}: {message}")
+            raise CommandError(error.message) from None
+        self.stdout.write(f"Imported {len(teams)} teams into {tournament}.")

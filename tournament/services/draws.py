@@ -1,0 +1,226 @@
+"""Drawing a round into tables, editing the draft, and publishing it."""
+
+import re
+import secrets
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring.pairing import Entrant, random_draw
+from tournament.errors import ServiceError
+from tournament.models import Pair, Round, Seating, Table, Team, Tournament
+
+
+def _entrants(tournament: Tournament) -> list[Team]:
+    return list(tournament.teams.filter(checked_in=True, withdrawn=False).order_by("number"))
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    latest = tournament.rounds.order_by("-number").first()
+    if latest is None:
+        return 1
+    if latest.is_draft:
+        return latest.number
+    return latest.number + 1
+
+
+def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]], Team | None]:
+    """Read one table per line ("3 v 7", "3-7" or "3 7"); a line with one number is the bye."""
+    by_number = {team.number: team for team in teams}
+    if not text.strip():
+        ordered = list(teams)
+        bye = ordered.pop() if len(ordered) % 2 else None
+        return [(ordered[i], ordered[i + 1]) for i in range(0, len(ordered), 2)], bye
+    tables, bye, placed = [], None, {}
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        numbers = [int(value) for value in re.findall(r"\d+", line)]
+        if not numbers:
+            continue
+        if len(numbers) > 2:
+            raise ServiceError(f"Line {line_number}: a table is two teams.", field="pairs")
+        for number in numbers:
+            if number not in by_number:
+                raise ServiceError(
+                    f"Line {line_number}: team {number} is not a checked-in team of this tournament.",
+                    field="pairs",
+                )
+            if number in placed:
+                raise ServiceError(
+                    f"Line {line_number}: team {number} is already placed on line {placed[number]}.",
+                    field="pairs",
+                )
+            placed[number] = line_number
+        if len(numbers) == 1:
+            if bye is not None:
+                raise ServiceError(f"Line {line_number}: only one team can have the bye.", field="pairs")
+            bye = by_number[numbers[0]]
+        else:
+            tables.append((by_number[numbers[0]], by_number[numbers[1]]))
+    missing = [str(number) for number in by_number if number not in placed]
+    if missing:
+        raise ServiceError(f"Every checked-in team needs a place; missing: {', '.join(missing)}.", field="pairs")
+    return tables, bye
+
+
+@transaction.atomic
+def round_draw(*, tournament: Tournament, method: str, seed: int | None = None, pairs: str = "") -> Round:
+    """Draw the next qualifying round as a draft; a draft of that round is replaced."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    number = _next_round_number(tournament)
+    if number > tournament.qualifying_rounds:
+        raise ServiceError(f"All {tournament.qualifying_rounds} qualifying rounds are drawn.")
+    previous = tournament.rounds.filter(number=number - 1).first()
+    if previous is not None and previous.is_draft:
+        raise ServiceError(f"Publish round {previous.number} before drawing round {number}.")
+    teams = _entrants(tournament)
+    if len(teams) < 2:
+        raise ServiceError("Check in at least two teams before the draw.")
+    tournament.rounds.filter(number=number, status=Round.Status.DRAFT).delete()
+
+    if method == Round.Method.RANDOM:
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        by_number = {team.number: team for team in teams}
+        draw = random_draw([Entrant(team.number, team.city) for team in teams], seed)
+        tables = [(by_number[a], by_number[b]) for a, b in draw.tables]
+        bye = by_number[draw.bye] if draw.bye is not None else None
+    elif method == Round.Method.MANUAL:
+        tables, bye = _parse_manual(pairs, teams)
+        seed = None
+    else:
+        raise ServiceError(f"{method!r} is not a draw method for this round.", field="method")
+
+    round_ = Round.objects.create(tournament=tournament, number=number, method=method, seed=seed)
+    for table_number, (north_south, east_west) in enumerate(tables, start=1):
+        table = Table.objects.create(round=round_, number=table_number)
+        Seating.objects.bulk_create(
+            [
+                Seating(round=round_, team=north_south, table=table, pair=Pair.NORTH_SOUTH),
+                Seating(round=round_, team=east_west, table=table, pair=Pair.EAST_WEST),
+            ]
+        )
+    if bye is not None:
+        Seating.objects.create(round=round_, team=bye)
+    return round_
+
+
+def _locked_draft(round_: Round) -> Round:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if not round_.is_draft:
+        raise ServiceError(f"Round {round_.number} is published; its draw can no longer be changed.")
+    return round_
+
+
+def _drop_empty_tables(round_: Round) -> None:
+    round_.tables.filter(seatings__isnull=True).delete()
+
+
+@transaction.atomic
+def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team) -> None:
+    """Swap two teams' places in a draft (either may hold the bye)."""
+    round_ = _locked_draft(round)
+    if team_a.pk == team_b.pk:
+        raise ServiceError("Choose two different teams to swap.", field="team_b")
+    seatings = {s.team_id: s for s in round_.seatings.filter(team__in=[team_a, team_b])}
+    for field, team in (("team_a", team_a), ("team_b", team_b)):
+        if team.pk not in seatings:
+            raise ServiceError(f"{team} is not in the draw of round {round_.number}.", field=field)
+    first, second = seatings[team_a.pk], seatings[team_b.pk]
+    places = [(first.table_id, first.pair), (second.table_id, second.pair)]
+    Seating.objects.filter(pk__in=[first.pk, second.pk]).delete()
+    Seating.objects.bulk_create(
+        [
+            Seating(round=round_, team=team_a, table_id=places[1][0], pair=places[1][1]),
+            Seating(round=round_, team=team_b, table_id=places[0][0], pair=places[0][1]),
+        ]
+    )
+
+
+@transaction.atomic
+def draw_team_move(*, round: Round, team: Team, table_number: int | None) -> None:
+    """Move a team to a table with a free side, to a new table, or to the bye (None).
+
+    A checked-in team left out of the draft (a late arrival) is placed the same way.
+    """
+    round_ = _locked_draft(round)
+    if team.tournament_id != round_.tournament_id or team.withdrawn:
+        raise ServiceError(f"{team} cannot play in this round.", field="team")
+    current = round_.seatings.filter(team=team).first()
+    if table_number is None:
+        if round_.seatings.filter(table__isnull=True).exclude(team=team).exists():
+            raise ServiceError("Another team already has the bye: swap them instead.", field="table_number")
+        target_table, pair = None, ""
+    else:
+        if table_number < 1:
+            raise ServiceError("Table numbers start at 1.", field="table_number")
+        target_table = round_.tables.filter(number=table_number).first()
+        if target_table is None:
+            target_table = Table.objects.create(round=round_, number=table_number)
+        taken = set(target_table.seatings.exclude(team=team).values_list("pair", flat=True))
+        free = [p for p in (Pair.NORTH_SOUTH, Pair.EAST_WEST) if p not in taken]
+        if not free:
+            raise ServiceError(f"Table {table_number} already has two teams: swap instead.", field="table_number")
+        pair = free[0]
+    if current is not None:
+        current.delete()
+    Seating.objects.create(round=round_, team=team, table=target_table, pair=pair)
+    _drop_empty_tables(round_)
+
+
+@transaction.atomic
+def draw_sitting_toggle(*, table: Table) -> Table:
+    """Make the other team the sitting team (the one that keeps the sheet)."""
+    _locked_draft(table.round)
+    table.sitting_pair = Pair.EAST_WEST if table.sitting_pair == Pair.NORTH_SOUTH else Pair.NORTH_SOUTH
+    table.save(update_fields=["sitting_pair"])
+    return table
+
+
+@transaction.atomic
+def draw_discard(*, round: Round) -> None:
+    _locked_draft(round).delete()
+
+
+def draw_problems(round_: Round) -> list[str]:
+    """What stops a draft from being published, in words for the director."""
+    problems = []
+    seatings = list(round_.seatings.select_related("team", "table"))
+    per_table: dict[int, list[Seating]] = {}
+    for seating in seatings:
+        if seating.table_id is not None:
+            per_table.setdefault(seating.table.number, []).append(seating)
+    for number, at_table in sorted(per_table.items()):
+        if len(at_table) != 2:
+            problems.append(f"Table {number} has one team.")
+    byes = [seating for seating in seatings if seating.table_id is None]
+    if len(byes) > 1:
+        problems.append("Only one team can have the bye.")
+    for seating in seatings:
+        if seating.team.withdrawn:
+            problems.append(f"{seating.team} has withdrawn: move another team in or redraw.")
+    placed = {seating.team_id for seating in seatings}
+    for team in _entrants(round_.tournament):
+        if team.pk not in placed:
+            problems.append(f"{team} is checked in but not in the draw.")
+    return problems
+
+
+@transaction.atomic
+def round_publish(*, round: Round) -> Round:
+    """Publish a draft: its tables' links start to work and the draw is fixed."""
+    round_ = _locked_draft(round)
+    problems = draw_problems(round_)
+    if problems:
+        raise ServiceError("The draw cannot be published yet: " + " ".join(problems))
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    tournament = round_.tournament
+    if tournament.status == Tournament.Status.SETUP:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    return round_
+
+
+def table_number_next(round_: Round) -> int:
+    return (round_.tables.aggregate(highest=Max("number"))["highest"] or 0) + 1
