@@ -65,3 +65,52 @@ def make_teams():
         return teams
 
     return make
+
+
+@pytest.fixture
+def table(tournament, make_teams):
+    """Table 1 of a published round 1: team #1 North–South (Player 0a North, 0b South), #2 East–West."""
+    from tournament.services.draws import round_draw, round_publish
+
+    make_teams(tournament, 2)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    return round_.tables.get(number=1)
+
+
+@pytest.fixture
+def sheet():
+    """Helpers that enter a sheet through the services, always at the table's current version."""
+    from tournament.services import sheets
+
+    class Sheet:
+        def version(self, table):
+            table.refresh_from_db()
+            return table.version
+
+        def hand(self, table, dealer, bidder, level, kind, books, suit="hearts", direction="", **kwargs):
+            if kind == "nt":
+                suit = ""
+            entry = sheets.HandEntry(dealer, bidder, level, kind, books, suit, direction)
+            return sheets.hand_record(table=table, version=self.version(table), entry=entry, **kwargs)
+
+        def redeal(self, table, dealer, reason="misdeal", team="", **kwargs):
+            return sheets.redeal_record(
+                table=table, version=self.version(table), dealer=dealer, reason=reason, team=team, **kwargs
+            )
+
+        def penalty(self, table, **kwargs):
+            return sheets.penalty_add(table=table, version=self.version(table), **kwargs)
+
+        def sign(self, table, pair, player, **kwargs):
+            return sheets.sheet_sign(table=table, version=self.version(table), pair=pair, player=player, **kwargs)
+
+        def full_round(self, table):
+            """North deals first: NS make 3 (+3), EW make 4 Special (+4), NS set on 2 (EW +2), EW make 1 No (+4)."""
+            self.hand(table, "N", "N", 3, "high", 9)
+            self.hand(table, "E", "E", 4, "low", 10)
+            self.hand(table, "S", "S", 2, "high", 7)
+            self.hand(table, "W", "W", 1, "nt", 8)
+            table.refresh_from_db()
+            return table
+
+    return Sheet()

@@ -2,6 +2,7 @@
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -190,6 +191,13 @@ class Pair(models.TextChoices):
     EAST_WEST = "EW", "East–West"
 
 
+class Seat(models.TextChoices):
+    NORTH = "N", "North"
+    EAST = "E", "East"
+    SOUTH = "S", "South"
+    WEST = "W", "West"
+
+
 class Table(models.Model):
     """Two teams at one numbered table for one round; its secret opens the scorekeeper's page."""
 
@@ -202,7 +210,16 @@ class Table(models.Model):
         help_text="The team that keeps the sheet.",
     )
     secret = models.CharField(max_length=32, unique=True, default=new_table_secret, editable=False)
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0, help_text="Goes up with every change to the sheet.")
+    first_dealer = models.CharField(
+        max_length=1, choices=Seat.choices, blank=True, help_text="The seat dealt the first diamond."
+    )
+    # Stored results of the scoring engine, rewritten whenever the sheet changes.
+    ns_total = models.IntegerField(default=0)
+    ew_total = models.IntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    complete = models.BooleanField(default=False)
+    locked_at = models.DateTimeField(null=True, blank=True, help_text="When both teams had signed.")
 
     class Meta:
         ordering = ["round", "number"]
@@ -228,6 +245,20 @@ class Table(models.Model):
     @property
     def team_ew(self):
         return self.team_at(Pair.EAST_WEST)
+
+    @property
+    def signed(self) -> bool:
+        return self.locked_at is not None
+
+    def total(self, pair: str) -> int:
+        return self.ns_total if pair == Pair.NORTH_SOUTH else self.ew_total
+
+    @property
+    def winner_pair(self) -> str | None:
+        """NS or EW once the round is complete; None for a tie or a round in play."""
+        if not self.complete or self.ns_total == self.ew_total:
+            return None
+        return Pair.NORTH_SOUTH if self.ns_total > self.ew_total else Pair.EAST_WEST
 
     @property
     def sitting_team(self):
@@ -267,3 +298,205 @@ class Seating(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.table_id is None
+
+
+class Hand(models.Model):
+    """One deal at a table, in the order dealt: a played hand, or a re-deal that does not count.
+
+    The scorekeeper's entries are the first group of fields; the rest are the scoring engine's
+    results, stored so standings only sum them, and rewritten whenever the sheet changes.
+    """
+
+    class Kind(models.TextChoices):
+        HIGH = "high", "High"
+        LOW = "low", "Special (low)"
+        NO_TRUMP = "nt", "No trump"
+
+    class Suit(models.TextChoices):
+        SPADES = "spades", "♠ Spades"
+        HEARTS = "hearts", "♥ Hearts"
+        DIAMONDS = "diamonds", "♦ Diamonds"
+        CLUBS = "clubs", "♣ Clubs"
+
+    class Direction(models.TextChoices):
+        UP = "up", "Up"
+        DOWN = "down", "Down"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    sequence = models.PositiveSmallIntegerField(help_text="Order in which the deals were dealt.")
+    dealer = models.CharField(max_length=1, choices=Seat.choices)
+    misdeal = models.BooleanField(default=False)
+    bidder = models.CharField(max_length=1, choices=Seat.choices, blank=True)
+    bid_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    bid_kind = models.CharField(max_length=4, choices=Kind.choices, blank=True)
+    trump_suit = models.CharField(max_length=8, choices=Suit.choices, blank=True)
+    direction = models.CharField(max_length=4, choices=Direction.choices, blank=True)
+    books = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Bidding team's books as played.")
+
+    hand_number = models.PositiveSmallIntegerField(default=0)
+    counts = models.BooleanField(default=True)
+    books_after_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
+    made = models.BooleanField(null=True, blank=True)
+    ns_points = models.IntegerField(default=0, help_text="Hand and penalty points of North–South.")
+    ew_points = models.IntegerField(default=0, help_text="Hand and penalty points of East–West.")
+    ns_total = models.IntegerField(default=0)
+    ew_total = models.IntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "sequence"], name="hand_sequence_unique_at_table"),
+            models.CheckConstraint(
+                condition=Q(bid_level__isnull=True) | Q(bid_level__gte=1, bid_level__lte=7), name="hand_bid_level_range"
+            ),
+            models.CheckConstraint(condition=Q(books__isnull=True) | Q(books__lte=13), name="hand_books_range"),
+            models.CheckConstraint(
+                condition=(
+                    Q(bidder="", bid_level__isnull=True, bid_kind="", books__isnull=True)
+                    | (~Q(bidder="") & Q(bid_level__isnull=False) & ~Q(bid_kind="") & Q(books__isnull=False))
+                ),
+                name="hand_bid_all_or_nothing",
+            ),
+        ]
+
+    def __str__(self):
+        if not self.bid_level:
+            return f"Table {self.table.number}, re-deal of hand {self.hand_number}"
+        return f"Table {self.table.number}, hand {self.hand_number}: {self.bid_text}"
+
+    @property
+    def bid_text(self) -> str:
+        """The bid in tournament words with its trump or direction: "4 Special ♥", "3 No (down)"."""
+        if not self.bid_level:
+            return ""
+        words = {"high": "", "low": " Special", "nt": " No"}[self.bid_kind]
+        text = f"{self.bid_level}{words}"
+        if self.bid_kind == self.Kind.NO_TRUMP:
+            return f"{text} ({self.direction or 'up'})"
+        if self.trump_suit:
+            return f"{text} {self.Suit(self.trump_suit).label.split()[0]}"
+        return text
+
+    def points(self, pair: str) -> int:
+        return self.ns_points if pair == Pair.NORTH_SOUTH else self.ew_points
+
+
+class Penalty(models.Model):
+    """A penalty on a hand (or, for a director's ruling, on the round), from the rule sheet."""
+
+    class Kind(models.TextChoices):
+        RENEGE = "renege", "Renege"
+        BID_OUT_OF_TURN = "bid_out_of_turn", "Bid out of turn"
+        PLAY_OUT_OF_TURN = "play_out_of_turn", "Play out of turn"
+        DEAL_OUT_OF_TURN = "deal_out_of_turn", "Deal out of turn"
+        EXPOSED_CARD = "exposed_card", "Exposed card"
+        DIRECTOR_RULING = "director_ruling", "Director's ruling"
+
+    class Choice(models.TextChoices):
+        TAKE_POINTS = "take_points", "Take points"
+        REDEAL = "redeal", "Re-deal"
+        CONTINUE = "continue", "Continue"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    team = models.CharField(
+        max_length=2, choices=Pair.choices, help_text="The offending team (for a ruling: the team it scores for)."
+    )
+    count = models.PositiveSmallIntegerField(default=1)
+    choice = models.CharField(max_length=12, choices=Choice.choices, blank=True)
+    before_bidding = models.BooleanField(default=False)
+    points = models.IntegerField(default=0, help_text="A ruling's points: positive to the team, negative from it.")
+    reason = models.TextField(blank=True)
+    warning = models.BooleanField(default=False, help_text="A team's first exposed card of the round: no points.")
+    ns_points = models.IntegerField(default=0)
+    ew_points = models.IntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(count__gte=1), name="penalty_count_positive"),
+            models.CheckConstraint(
+                condition=Q(hand__isnull=False) | Q(kind="director_ruling"), name="penalty_on_a_hand_unless_ruling"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} by {self.get_team_display()} at table {self.table.number}"
+
+    @property
+    def description(self) -> str:
+        team = self.get_team_display()
+        if self.kind == self.Kind.RENEGE:
+            return f"Renege by {team}" + (f" ×{self.count}" if self.count > 1 else "")
+        if self.kind == self.Kind.BID_OUT_OF_TURN:
+            return f"Bid out of turn by {team}: {self.get_choice_display().lower()}"
+        if self.kind == self.Kind.DEAL_OUT_OF_TURN:
+            when = "caught before the first bid, re-dealt" if self.before_bidding else "the hand stands"
+            return f"Deal out of turn by {team}, {when}"
+        if self.kind == self.Kind.EXPOSED_CARD:
+            return f"Exposed card by {team}" + (" (warning)" if self.warning else "")
+        if self.kind == self.Kind.DIRECTOR_RULING:
+            sign = "+" if self.points > 0 else "−"
+            return f"Director's ruling: {sign}{abs(self.points)} to {team}: {self.reason}"
+        return f"{self.get_kind_display()} by {team}"
+
+
+class Signature(models.Model):
+    """A player confirming the sheet for their team; both teams signed locks it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures")
+    pair = models.CharField(max_length=2, choices=Pair.choices)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "pair"]
+        constraints = [models.UniqueConstraint(fields=["table", "pair"], name="one_signature_per_team")]
+
+    def __str__(self):
+        return f"{self.player.name} signed for {self.get_pair_display()} at table {self.table.number}"
+
+
+class SheetChange(models.Model):
+    """The history of a sheet: every entry and correction, with who, when, why, old and new values."""
+
+    class Action(models.TextChoices):
+        FIRST_DEALER = "first_dealer", "First dealer named"
+        HAND_ADDED = "hand_added", "Hand entered"
+        REDEAL_ADDED = "redeal_added", "Re-deal recorded"
+        HAND_CHANGED = "hand_changed", "Hand changed"
+        HAND_REMOVED = "hand_removed", "Hand removed"
+        PENALTY_ADDED = "penalty_added", "Penalty added"
+        PENALTY_REMOVED = "penalty_removed", "Penalty removed"
+        SIGNED = "signed", "Signed"
+        SIGNATURES_CLEARED = "signatures_cleared", "Signature cleared"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
+    version = models.PositiveIntegerField(help_text="The table's version after this change.")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    summary = models.CharField(max_length=300)
+    reason = models.TextField(blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    correction = models.BooleanField(default=False, help_text="A staff change to a signed sheet.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "version", "pk"]
+
+    def __str__(self):
+        return f"Table {self.table.number} v{self.version}: {self.summary}"
+
+    @property
+    def who(self) -> str:
+        return self.user.get_username() if self.user else "table link"

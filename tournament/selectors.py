@@ -110,3 +110,73 @@ def table_by_secret(secret: str) -> Table:
         secret=secret,
         round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
     )
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: str
+    label: str
+    player: object
+    pair: str
+
+
+def table_seats(table: Table) -> list[SeatView]:
+    """The four seats clockwise from North with their players: each team's first player sits North or East."""
+    seats = []
+    for seat, label, pair, position in (
+        ("N", "North", "NS", 0),
+        ("E", "East", "EW", 0),
+        ("S", "South", "NS", 1),
+        ("W", "West", "EW", 1),
+    ):
+        team = table.team_at(pair)
+        members = team.members if team else []
+        player = members[position].player if len(members) > position else None
+        seats.append(SeatView(seat=seat, label=label, player=player, pair=pair))
+    return seats
+
+
+def table_sheet(table: Table) -> dict:
+    """A sheet's hands (with their penalties), round-level rulings and signatures, in three queries."""
+    from tournament.models import Hand, Penalty, Signature
+
+    hands = list(
+        Hand.objects.filter(table=table)
+        .prefetch_related(Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "pk")))
+        .order_by("sequence")
+    )
+    rulings = list(Penalty.objects.filter(table=table, hand__isnull=True).order_by("created_at", "pk"))
+    signatures = {
+        signature.pair: signature for signature in Signature.objects.filter(table=table).select_related("player")
+    }
+    return {"hands": hands, "rulings": rulings, "signatures": signatures}
+
+
+def table_history(table: Table):
+    from tournament.models import SheetChange
+
+    return SheetChange.objects.filter(table=table).select_related("user").order_by("version", "pk")
+
+
+def round_live_tables(round_: Round) -> list[Table]:
+    """Each table of a round with how far its sheet has got, for the live view (fixed queries)."""
+    from django.db.models import Max
+
+    return list(
+        round_.tables.annotate(
+            signature_count=Count("signatures", distinct=True),
+            penalty_count=Count("penalties", distinct=True),
+            last_change=Max("changes__created_at"),
+        )
+        .prefetch_related(_seatings())
+        .order_by("number")
+    )
+
+
+def rounds_in_play() -> QuerySet[Round]:
+    """Published rounds, newest first: where the staff watch and fix sheets."""
+    return (
+        Round.objects.filter(status=Round.Status.PUBLISHED)
+        .select_related("tournament__event")
+        .order_by("-published_at")
+    )

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",
     "django_tables2",
     "tournament",
 ]
@@ -83,6 +84,9 @@ TEMPLATES = [
         },
     },
 ]
+
+# Form widgets may be overridden by the project's templates (the table page's big choice buttons).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 DATABASES = {
     "default": dj_database_url.config(

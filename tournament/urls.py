@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import director, public
+from tournament.views import director, public, table
 
 director_patterns = [
     path("", director.dashboard, name="dashboard"),
@@ -21,6 +21,8 @@ director_patterns = [
     path("t/<slug:slug>/desk/<int:number>/", director.desk_action, name="desk_action"),
     path("t/<slug:slug>/rounds/new/", director.round_new, name="round_new"),
     path("t/<slug:slug>/rounds/<int:number>/", director.round_detail, name="round"),
+    path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
+    path("t/<slug:slug>/rounds/<int:number>/live/tables/", director.round_live_fragment, name="round_live_fragment"),
     path("t/<slug:slug>/rounds/<int:number>/swap/", director.round_swap, name="round_swap"),
     path("t/<slug:slug>/rounds/<int:number>/move/", director.round_move, name="round_move"),
     path(
@@ -34,7 +36,17 @@ director_patterns = [
 
 urlpatterns = [
     path("", public.home, name="home"),
-    path("table/<str:secret>/", public.table_page, name="table"),
+    path("table/<str:secret>/", table.table_page, name="table"),
+    path("table/<str:secret>/first-dealer/", table.first_dealer_set, name="table_first_dealer"),
+    path("table/<str:secret>/hands/", table.hand_add, name="table_hand_add"),
+    path("table/<str:secret>/preview/", table.hand_preview_fragment, name="table_hand_preview"),
+    path("table/<str:secret>/hands/<int:sequence>/", table.hand_edit, name="table_hand_edit"),
+    path("table/<str:secret>/hands/<int:sequence>/remove/", table.hand_remove, name="table_hand_remove"),
+    path("table/<str:secret>/redeal/", table.redeal_add, name="table_redeal"),
+    path("table/<str:secret>/penalties/", table.penalty_add, name="table_penalty_add"),
+    path("table/<str:secret>/penalties/<int:penalty_id>/remove/", table.penalty_remove, name="table_penalty_remove"),
+    path("table/<str:secret>/sign/", table.sheet_sign, name="table_sign"),
+    path("table/<str:secret>/history/", table.history, name="table_history"),
     path("manage/", include((director_patterns, "director"))),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

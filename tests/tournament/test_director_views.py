@@ -19,7 +19,6 @@ def drafted(tournament, make_teams):
 def director_urls(tournament, round_):
     slug, event_slug, number = tournament.slug, tournament.event.slug, round_.number
     return [
-        ("get", reverse("director:dashboard")),
         ("get", reverse("director:event_create")),
         ("get", reverse("director:event", args=[event_slug])),
         ("get", reverse("director:event_edit", args=[event_slug])),
@@ -43,8 +42,17 @@ def director_urls(tournament, round_):
     ]
 
 
+def staff_urls(tournament, round_):
+    """Pages for tournament scorekeepers as well as directors."""
+    return [
+        ("get", reverse("director:dashboard")),
+        ("get", reverse("director:round_live", args=[tournament.slug, round_.number])),
+        ("get", reverse("director:round_live_fragment", args=[tournament.slug, round_.number])),
+    ]
+
+
 def test_anonymous_users_are_sent_to_the_login_page(client, tournament, drafted):
-    for method, url in director_urls(tournament, drafted):
+    for method, url in director_urls(tournament, drafted) + staff_urls(tournament, drafted):
         response = getattr(client, method)(url, {"action": "check_in"})
         assert response.status_code == 302, url
         assert response["Location"].startswith(reverse("login")), url
@@ -60,8 +68,21 @@ def test_users_who_are_not_directors_are_refused(client, tournament, drafted, wh
     assert not Team.objects.get(number=1, tournament=tournament).withdrawn
 
 
+def test_players_cannot_open_the_staff_pages(client, player_user, tournament, drafted):
+    client.force_login(player_user)
+    for _, url in staff_urls(tournament, drafted):
+        assert client.get(url).status_code == 403, url
+
+
+def test_scorekeepers_open_the_staff_pages(client, scorekeeper, tournament, drafted):
+    client.force_login(scorekeeper)
+    for _, url in staff_urls(tournament, drafted):
+        assert client.get(url).status_code == 200, url
+    assert "New event" not in client.get(reverse("director:dashboard")).content.decode()
+
+
 def test_a_director_opens_every_page(director_client, tournament, drafted):
-    for method, url in director_urls(tournament, drafted):
+    for method, url in director_urls(tournament, drafted) + staff_urls(tournament, drafted):
         if method == "get":
             assert director_client.get(url).status_code == 200, url
 

@@ -11,10 +11,11 @@ from django_tables2.export import TableExport
 from scoring import PRESETS, RuleSet, ScoringError
 from tournament import forms, selectors
 from tournament.errors import ImportRejected, ServiceError
+from tournament.roles import is_director
 from tournament.services import draws, events, teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import TeamTable
-from tournament.views.permissions import director_required
+from tournament.views.permissions import director_required, scorekeeper_required
 
 
 def _form_error(form, error: ServiceError) -> None:
@@ -23,9 +24,14 @@ def _form_error(form, error: ServiceError) -> None:
     form.add_error(field, error.message)
 
 
-@director_required
+@scorekeeper_required
 def dashboard(request):
-    return render(request, "director/dashboard.html", {"events": selectors.events_list()})
+    context = {
+        "events": selectors.events_list(),
+        "live_rounds": selectors.rounds_in_play(),
+        "is_director": is_director(request.user),
+    }
+    return render(request, "director/dashboard.html", context)
 
 
 @director_required
@@ -451,3 +457,30 @@ def round_discard(request, slug, number):
         return _round_redirect(tournament, round_)
     messages.success(request, f"The draft of round {number} is discarded.")
     return redirect("director:tournament", slug=tournament.slug)
+
+
+def _live_context(tournament, round_):
+    tables = selectors.round_live_tables(round_)
+    return {
+        "tournament": tournament,
+        "event": tournament.event,
+        "round": round_,
+        "tables": tables,
+        "signed": sum(1 for table in tables if table.signed),
+        "complete": sum(1 for table in tables if table.complete),
+        "hands_per_round": tournament.rules.hands_per_round,
+    }
+
+
+@scorekeeper_required
+def round_live(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return render(request, "director/live.html", _live_context(tournament, round_))
+
+
+@scorekeeper_required
+def round_live_fragment(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return render(request, "director/_live_tables.html", _live_context(tournament, round_))

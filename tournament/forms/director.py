@@ -1,4 +1,4 @@
-"""Forms: field checks only; every rule of the event lives in the services and the engine."""
+"""The director's forms."""
 
 from django import forms
 

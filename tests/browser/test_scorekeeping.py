@@ -1,0 +1,105 @@
+"""A table scorekeeper runs a whole round on a phone through the table's private link."""
+
+import re
+
+import pytest
+
+import scoring
+from scoring import Bid, Deal, Penalty, PenaltyKind, Seat
+from tournament.services.draws import round_draw, round_publish
+
+
+@pytest.fixture
+def live_table(transactional_db, tournament, make_teams):
+    make_teams(tournament, 2)
+    return round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+
+
+def tap(form, field, label):
+    form.locator(f"[data-field={field}] label", has_text=re.compile(f"^{re.escape(label)}")).first.click()
+
+
+def enter_hand(page, bidder, level, kind, trump, books):
+    form = page.locator("#hand-form")
+    tap(form, "bidder", bidder)
+    tap(form, "level", str(level))
+    tap(form, "kind", kind)
+    tap(form, "suit" if kind != "No" else "direction", trump)
+    form.locator("[data-field=books] label").nth(books).click()
+    page.wait_for_selector("#hand-preview .preview-box")
+    form.locator("#hand-submit").click()
+    page.wait_for_selector(".message-success")
+
+
+def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
+    phone.goto(f"/table/{live_table.secret}/")
+    first = phone.locator("#first-dealer-form")
+    tap(first, "seat", "N ·")
+    first.get_by_role("button", name="This seat deals first").click()
+    assert phone.get_by_text("dealer: North").is_visible()
+
+    enter_hand(phone, "E ·", 3, "Special", "♥", 10)
+    assert phone.locator(".message-success").inner_text().startswith("Hand 1 saved")
+
+    phone.get_by_text("Re-deal (misdeal").click()
+    redeal = phone.locator("form[action$='/redeal/']")
+    redeal.get_by_label("Misdeal").check()
+    redeal.get_by_role("button", name="Record the re-deal").click()
+    assert phone.get_by_text("Re-deal recorded: hand 2 is dealt again.").is_visible()
+
+    enter_hand(phone, "N ·", 4, "High", "♠", 9)
+    phone.get_by_text("Penalty", exact=True).click()
+    penalty = phone.locator("form[action$='/penalties/']")
+    penalty.get_by_label("Renege (books move before scoring)").check()
+    tap(penalty, "team", "East–West")
+    penalty.get_by_role("button", name="Record the penalty").click()
+    assert phone.get_by_text("Penalty recorded: Renege by East–West.").is_visible()
+
+    enter_hand(phone, "S ·", 2, "No", "Down", 8)
+    enter_hand(phone, "W ·", 1, "High", "♣", 6)
+    assert phone.get_by_text("Round complete").is_visible()
+
+    for side in ("North–South", "East–West"):
+        form = phone.locator("form.sign-form", has_text=side)
+        form.locator("[data-field=player] label").first.click()
+        form.get_by_role("button", name=f"Sign for {side}").click()
+    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+
+    expected = scoring.score_round(
+        live_table.round.tournament.rules,
+        [
+            Deal(Seat.NORTH, Seat.EAST, Bid.parse("3 Special"), 10),
+            Deal(Seat.EAST, misdeal=True),
+            Deal(Seat.EAST, Seat.NORTH, Bid.parse("4"), 9, penalties=(Penalty(PenaltyKind.RENEGE, "EW"),)),
+            Deal(Seat.SOUTH, Seat.SOUTH, Bid.parse("2 No"), 8),
+            Deal(Seat.WEST, Seat.WEST, Bid.parse("1"), 6),
+        ],
+    )
+    assert phone.locator("#total-ns").inner_text() == str(expected.totals["NS"])
+    assert phone.locator("#total-ew").inner_text() == str(expected.totals["EW"])
+    assert (expected.totals["NS"], expected.totals["EW"]) == (6 + 4 + 1, 4)
+    live_table.refresh_from_db()
+    assert live_table.signed and (live_table.ns_total, live_table.ew_total) == (11, 4)
+    assert phone.locator("#hand-form").count() == 0, "a locked sheet offers no entry form"
+
+
+def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_server, live_table):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, base_url=live_server.url, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto(f"/table/{live_table.secret}/")
+    first = page.locator("#first-dealer-form")
+    first.locator("[data-field=seat] label").nth(2).click()
+    first.get_by_role("button", name="This seat deals first").click()
+    form = page.locator("#hand-form")
+    form.locator("[data-field=bidder] label").nth(0).click()
+    form.locator("[data-field=level] label").nth(4).click()
+    form.locator("[data-field=kind] label").nth(2).click()
+    form.locator("[data-field=books] label").nth(11).click()
+    form.get_by_role("button", name="Show points").click()
+    assert page.get_by_text("This hand: North–South 10, East–West 0 (made).").is_visible()
+    page.get_by_role("button", name="Save hand 1").click()
+    assert page.get_by_text("Hand 1 saved: North–South 10, East–West 0.").is_visible()
+    assert page.locator("#total-ns").inner_text() == "10"
+    context.close()

@@ -1,0 +1,223 @@
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.models import Hand, Penalty
+from tournament.services.draws import round_draw, round_publish
+
+
+def text_of(response):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def hand_post(version, confirm=True, **overrides):
+    data = {
+        "hand-version": version,
+        "hand-dealer": "N",
+        "hand-bidder": "E",
+        "hand-level": "3",
+        "hand-kind": "low",
+        "hand-suit": "hearts",
+        "hand-books": "10",
+        "hand-confirm": "on" if confirm else "",
+    }
+    data.update({f"hand-{key}": value for key, value in overrides.items()})
+    return data
+
+
+def url(name, table, *args):
+    return reverse(name, args=[table.secret, *args])
+
+
+def test_without_javascript_the_points_are_confirmed_before_saving(client, table):
+    response = client.post(url("table_hand_add", table), hand_post(0, confirm=False))
+    text = text_of(response)
+    assert "This hand: North–South 0, East–West 4 (made)" in text
+    assert "Save hand 1" in text
+    assert not table.hands.exists(), "nothing is saved before the confirmation"
+    response = client.post(url("table_hand_add", table), hand_post(0))
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert (hand.ew_points, hand.bid_text) == (4, "3 Special ♥")
+    assert "East–West 4" in text_of(client.get(url("table", table)))
+
+
+def test_the_live_preview_fragment(client, table):
+    response = client.post(url("table_hand_preview", table), hand_post(0, books="5"))
+    assert "This hand: North–South 5, East–West 0 (set)" in text_of(response)
+    response = client.post(url("table_hand_preview", table), hand_post(0, books="14"))
+    assert "This hand" not in text_of(response)
+
+
+def test_a_refusal_is_shown_beside_its_field_and_nothing_is_saved(client, table):
+    response = client.post(url("table_hand_add", table), hand_post(0, suit=""))
+    assert response.status_code == 400
+    assert 'id="id_hand-suit-error"' in response.content.decode()
+    assert not table.hands.exists()
+
+
+def test_a_stale_save_is_refused_with_what_changed(client, table):
+    client.post(url("table_hand_add", table), hand_post(0))
+    response = client.post(url("table_hand_add", table), hand_post(0, dealer="E", bidder="N"), follow=True)
+    assert "This sheet changed since you opened it: Hand 1: 3 Special ♥ by East, 10 books" in text_of(response)
+    assert table.hands.count() == 1
+
+
+def test_a_wrong_secret_is_not_found_on_every_page(client, table):
+    table.secret = "wrong-secret-value"
+    for name, args in [
+        ("table", []),
+        ("table_history", []),
+        ("table_hand_add", []),
+        ("table_hand_preview", []),
+        ("table_redeal", []),
+        ("table_penalty_add", []),
+        ("table_sign", []),
+        ("table_first_dealer", []),
+        ("table_hand_edit", [1]),
+    ]:
+        method = "get" if name in ("table", "table_history", "table_hand_edit") else "post"
+        assert getattr(client, method)(url(name, table, *args)).status_code == 404, name
+
+
+def test_a_link_cannot_reach_another_tables_hands_or_penalties(client, tournament, make_teams, sheet):
+    make_teams(tournament, 4)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    mine, other = round_.tables.get(number=1), round_.tables.get(number=2)
+    hand = sheet.hand(other, "N", "N", 3, "high", 9)
+    penalty = sheet.penalty(other, kind="play_out_of_turn", team="NS", hand=hand)
+    assert client.get(url("table_hand_edit", mine, hand.sequence)).status_code == 404
+    response = client.post(url("table_penalty_remove", mine, penalty.pk), {"version": 0})
+    assert response.status_code == 404
+    assert client.post(url("table_hand_remove", mine, hand.sequence), {"version": 0}).status_code == 404
+    assert Penalty.objects.filter(pk=penalty.pk).exists() and Hand.objects.filter(pk=hand.pk).exists()
+
+
+def test_another_rounds_table_is_its_own_link(client, tournament, make_teams, sheet):
+    make_teams(tournament, 2)
+    first = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    second = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    sheet.hand(first, "N", "N", 3, "high", 9)
+    assert client.get(url("table_hand_edit", second, 1)).status_code == 404
+    assert "Round 2" in text_of(client.get(url("table", second))) or "round 2" in text_of(
+        client.get(url("table", second))
+    )
+
+
+def test_a_draft_rounds_table_link_does_not_open(client, tournament, make_teams):
+    make_teams(tournament, 2)
+    table = round_draw(tournament=tournament, method="manual").tables.get()
+    assert client.get(url("table", table)).status_code == 404
+    assert client.post(url("table_hand_add", table), hand_post(0)).status_code == 404
+
+
+@pytest.fixture
+def signed(table, sheet):
+    table = sheet.full_round(table)
+    ns = table.team_at("NS").members[0].player
+    ew = table.team_at("EW").members[0].player
+    sheet.sign(table, "NS", ns)
+    sheet.sign(table, "EW", ew)
+    table.refresh_from_db()
+    return table
+
+
+def test_a_signed_sheet_refuses_every_change_through_the_link(client, signed, player_user):
+    version = signed.version
+    for who in (None, player_user):
+        if who:
+            client.force_login(who)
+        response = client.post(
+            url("table_hand_edit", signed, 1), hand_post(version, dealer="N", bidder="N", books="12", reason="x")
+        )
+        assert "signed and locked" in text_of(response)
+        response = client.post(
+            url("table_penalty_add", signed),
+            {"penalty-version": version, "penalty-hand": 1, "penalty-kind": "play_out_of_turn", "penalty-team": "NS"},
+        )
+        assert "signed and locked" in text_of(response)
+        client.post(url("table_hand_remove", signed, 1), {"version": version, "reason": "x"})
+    assert signed.hands.count() == 4 and not Penalty.objects.exists()
+    signed.refresh_from_db()
+    assert (signed.ns_total, signed.ew_total, signed.version) == (3, 10, version)
+    page = text_of(client.get(url("table", signed)))
+    assert "Signed by both teams and locked" in page and "Enter hand" not in page
+
+
+def test_staff_correct_a_signed_sheet_with_a_reason(client, signed, scorekeeper):
+    client.force_login(scorekeeper)
+    version = signed.version
+    data = hand_post(version, dealer="N", bidder="N", level="3", kind="high", suit="spades", books="11")
+    response = client.post(url("table_hand_edit", signed, 1), data)
+    assert 'id="id_hand-reason-error"' in response.content.decode()
+    response = client.post(url("table_hand_edit", signed, 1), {**data, "hand-reason": "11 books, counted again"})
+    assert response.status_code == 302
+    signed.refresh_from_db()
+    assert signed.ns_total == 5
+    history = text_of(client.get(url("table_history", signed)))
+    assert "correction" in history and "11 books, counted again" in history and scorekeeper.username in history
+
+
+def test_only_staff_see_and_make_rulings(client, table, scorekeeper, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    assert "Director&#x27;s ruling" not in client.get(url("table", table)).content.decode()
+    data = {
+        "penalty-version": 1,
+        "penalty-kind": "director_ruling",
+        "penalty-team": "NS",
+        "penalty-points": "5",
+        "penalty-reason": "Generous",
+        "penalty-hand": "",
+    }
+    response = client.post(url("table_penalty_add", table), data)
+    assert response.status_code == 400 and not Penalty.objects.exists()
+    client.force_login(scorekeeper)
+    assert "Director&#x27;s ruling" in client.get(url("table", table)).content.decode()
+    assert client.post(url("table_penalty_add", table), data).status_code == 302
+    table.refresh_from_db()
+    assert table.ns_total == 8
+
+
+def test_signing_through_the_page(client, table, sheet):
+    table = sheet.full_round(table)
+    ns_player = table.team_at("NS").members[1].player
+    page = text_of(client.get(url("table", table)))
+    assert "Sign the sheet" in page and "East–West win 10–3" in page
+    response = client.post(
+        url("table_sign", table),
+        {"sign-NS-version": table.version, "sign-NS-pair": "NS", "sign-NS-player": ns_player.pk},
+    )
+    assert response.status_code == 302
+    assert table.signatures.get().player == ns_player
+
+
+def test_the_table_page_costs_the_same_queries_however_many_hands(client, tournament, make_teams, sheet):
+    make_teams(tournament, 4)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    short, full = round_.tables.get(number=1), round_.tables.get(number=2)
+    sheet.hand(short, "N", "N", 3, "high", 9)
+    sheet.hand(full, "N", "N", 3, "high", 9)
+    sheet.redeal(full, "E")
+    sheet.hand(full, "E", "E", 4, "low", 10)
+    sheet.penalty(full, kind="renege", team="NS", hand=full.hands.get(sequence=3))
+    sheet.penalty(full, kind="exposed_card", team="EW", hand=full.hands.get(sequence=1))
+    sheet.hand(full, "S", "S", 2, "high", 7)
+    sheet.hand(full, "W", "W", 1, "nt", 8)
+    counts = []
+    for table in (short, full):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url("table", table)).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+
+
+def test_the_live_round_view_shows_each_tables_progress(client, director, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    client.force_login(director)
+    response = client.get(reverse("director:round_live_fragment", args=[table.round.tournament.slug, 1]))
+    text = text_of(response)
+    assert "Table 1" in text and "Hand 1 of 4" in text and "0 of 1 sheets signed" in text
+    assert reverse("table", args=[table.secret]) in response.content.decode()

@@ -1,0 +1,152 @@
+"""Forms of the table scorekeeper's page: big one-tap choices rather than free text."""
+
+from django import forms
+
+from tournament.models import Hand, Pair, Penalty
+from tournament.services.sheets import REDEAL_REASONS
+
+
+class ChoiceButtons(forms.RadioSelect):
+    """Radio buttons drawn as big tap targets (see .choices in app.css)."""
+
+    template_name = "table/widgets/choice_buttons.html"
+    option_template_name = "table/widgets/choice_button.html"
+
+
+def _seat_choices(seats):
+    return [(seat.seat, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
+
+
+class VersionedForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Reason for the correction",
+        help_text="Needed for any change once both teams have signed.",
+    )
+
+
+class FirstDealerForm(VersionedForm):
+    seat = forms.ChoiceField(widget=ChoiceButtons, label="Who was dealt the first diamond?")
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = _seat_choices(seats)
+
+
+class HandForm(VersionedForm):
+    dealer = forms.ChoiceField(widget=ChoiceButtons, label="Dealer")
+    bidder = forms.ChoiceField(widget=ChoiceButtons, label="Bid won by")
+    level = forms.TypedChoiceField(
+        coerce=int, choices=[(n, str(n)) for n in range(1, 8)], widget=ChoiceButtons, label="Bid"
+    )
+    kind = forms.ChoiceField(
+        choices=[("high", "High"), ("low", "Special"), ("nt", "No")], widget=ChoiceButtons, label="Kind"
+    )
+    suit = forms.ChoiceField(
+        choices=[(value, label.split()[0]) for value, label in Hand.Suit.choices],
+        widget=ChoiceButtons,
+        required=False,
+        label="Trump (High or Special)",
+    )
+    direction = forms.ChoiceField(
+        choices=Hand.Direction.choices,
+        widget=ChoiceButtons,
+        required=False,
+        label="Direction (No trump; up if none named)",
+    )
+    books = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(n, str(n)) for n in range(14)],
+        widget=ChoiceButtons,
+        label="Books won by the bidding team",
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = _seat_choices(seats)
+        self.fields["bidder"].choices = _seat_choices(seats)
+
+
+class RedealForm(VersionedForm):
+    dealer = forms.ChoiceField(widget=ChoiceButtons, label="Who dealt")
+    redeal_reason = forms.ChoiceField(
+        choices=list(REDEAL_REASONS.items()), widget=forms.RadioSelect, label="Why the cards are dealt again"
+    )
+    team = forms.ChoiceField(
+        choices=Pair.choices,
+        widget=ChoiceButtons,
+        required=False,
+        label="Team out of turn",
+        help_text="For a deal or a bid out of turn.",
+    )
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = _seat_choices(seats)
+
+
+class PenaltyForm(VersionedForm):
+    hand = forms.TypedChoiceField(coerce=int, required=False, label="In hand", empty_value=None)
+    kind = forms.ChoiceField(widget=forms.RadioSelect, label="Offence")
+    team = forms.ChoiceField(choices=Pair.choices, widget=ChoiceButtons, label="Team that committed it")
+    count = forms.TypedChoiceField(
+        coerce=int,
+        choices=[(n, str(n)) for n in range(1, 5)],
+        initial=1,
+        required=False,
+        empty_value=1,
+        widget=ChoiceButtons,
+        label="Reneges",
+        help_text="Renege only: how many.",
+    )
+    choice = forms.ChoiceField(
+        choices=[(Penalty.Choice.TAKE_POINTS, "Take points"), (Penalty.Choice.CONTINUE, "Continue, the bid stands")],
+        widget=forms.RadioSelect,
+        required=False,
+        label="Bid out of turn: the wronged player chose",
+        help_text="A re-deal is recorded with the re-deal button instead.",
+    )
+    points = forms.IntegerField(
+        required=False,
+        min_value=-100,
+        max_value=100,
+        label="Ruling: points",
+        help_text="Positive: points to the team chosen above; negative: points taken from it.",
+    )
+
+    def __init__(self, *args, hands, staff, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["hand"].choices = [("", "The round as a whole (rulings only)")] + [
+            (hand.sequence, f"Hand {hand.hand_number}" + ("" if hand.counts else " (re-deal)")) for hand in hands
+        ]
+        if hands:
+            self.fields["hand"].initial = hands[-1].sequence
+        kinds = [
+            (Penalty.Kind.RENEGE, "Renege (books move before scoring)"),
+            (Penalty.Kind.BID_OUT_OF_TURN, "Bid out of turn"),
+            (Penalty.Kind.PLAY_OUT_OF_TURN, "Play out of turn"),
+            (Penalty.Kind.EXPOSED_CARD, "Exposed card (a team's first is a warning)"),
+            (Penalty.Kind.DEAL_OUT_OF_TURN, "Deal out of turn after bidding began (the hand stands)"),
+        ]
+        if staff:
+            kinds.append((Penalty.Kind.DIRECTOR_RULING, "Director's ruling"))
+        self.fields["kind"].choices = kinds
+        self.fields["reason"].label = "Reason"
+        self.fields["reason"].help_text = "Required for a ruling, and for any change once the sheet is signed."
+
+
+class SignForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    pair = forms.ChoiceField(choices=Pair.choices, widget=forms.HiddenInput)
+    player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(player.pk, player.name) for player in players]
+
+
+class RemoveForm(VersionedForm):
+    pass
