@@ -58,3 +58,112 @@ def random_draw(entrants: Sequence[Entrant], seed: int, *, avoid_same_city: bool
     if avoid_same_city:
         _separate_cities(pairs)
     return Draw(tables=tuple((a.key, b.key) for a, b in pairs), bye=bye)
+
+
+def _bye_choice(ranked: Sequence[Entrant], had_bye: set[Hashable]) -> Entrant:
+    """The lowest-ranked team that has not had a bye (the lowest of all if every team has)."""
+    for entrant in reversed(ranked):
+        if entrant.key not in had_bye:
+            return entrant
+    return ranked[-1]
+
+
+def _meet_key(a: Hashable, b: Hashable) -> frozenset:
+    return frozenset((a, b))
+
+
+def _matching(ranked: list[Entrant], met: set[frozenset], avoid_same_city: bool, *, reach: int, rematches: bool):
+    """A maximum-cardinality, maximum-weight matching: neighbours in the ranking score most."""
+    import networkx as nx
+
+    n = len(ranked)
+    rematch_cost = 4 * n**3 + 1
+    city_cost = 2 * n**2 + 1
+    base = rematch_cost + city_cost + n**2 + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(i + 1, min(n, i + 1 + reach)):
+            weight = base - (j - i) ** 2
+            if _meet_key(ranked[i].key, ranked[j].key) in met:
+                if not rematches:
+                    continue
+                weight -= rematch_cost
+            if avoid_same_city and _same_city(ranked[i], ranked[j]):
+                weight -= city_cost
+            graph.add_edge(i, j, weight=weight)
+    return nx.max_weight_matching(graph, maxcardinality=True)
+
+
+def swiss_draw(
+    ranked: Sequence[Entrant],
+    met: set[frozenset],
+    had_bye: set[Hashable] = frozenset(),
+    *,
+    avoid_same_city: bool = False,
+) -> Draw:
+    """Pair teams with similar records: a perfect matching that keeps teams near each other in the
+    standings, with no rematch while a rematch-free draw exists and teams of one city apart when asked.
+
+    ``ranked`` is the standings order, best first; ``met`` holds frozensets of keys that have met.
+    An odd field gives the bye to the lowest-ranked team without one. The higher-ranked team of each
+    table is listed first (North–South); tables are in standings order.
+    """
+    pool = list(ranked)
+    if len({entrant.key for entrant in pool}) != len(pool):
+        raise ValueError("Each team enters the draw once.")
+    bye = None
+    if len(pool) % 2:
+        bye_entrant = _bye_choice(pool, set(had_bye))
+        pool.remove(bye_entrant)
+        bye = bye_entrant.key
+    n = len(pool)
+    matching = set()
+    for reach, rematches in ((min(n, 24), False), (n, False), (n, True)):
+        matching = _matching(pool, met, avoid_same_city, reach=reach, rematches=rematches)
+        if 2 * len(matching) == n:
+            break
+    tables = sorted((min(i, j), max(i, j)) for i, j in matching)
+    return Draw(tables=tuple((pool[i].key, pool[j].key) for i, j in tables), bye=bye)
+
+
+def movement_draw(
+    previous: Sequence[tuple[Hashable, Hashable]],
+    ranked: Sequence[Entrant],
+    met: set[frozenset],
+    had_bye: set[Hashable] = frozenset(),
+) -> Draw:
+    """Sitting/moving movement: sitting teams keep their table, moving teams advance one table.
+
+    ``previous`` lists last round's tables in order as (sitting team, moving team); ``ranked`` is
+    every team to draw now, best first. A moving team skips on past a table whose sitting team it
+    already met when a larger step avoids every rematch. Teams new to the movement (last round's bye,
+    a late arrival) join the movers; a withdrawn team's place is filled from the other side.
+    """
+    pool = list(ranked)
+    bye = None
+    if len(pool) % 2:
+        bye_entrant = _bye_choice(pool, set(had_bye))
+        pool.remove(bye_entrant)
+        bye = bye_entrant.key
+    playing = {entrant.key for entrant in pool}
+    sitters = [sitting for sitting, _ in previous if sitting in playing]
+    movers = [moving for _, moving in previous if moving in playing]
+    placed = set(sitters) | set(movers)
+    movers += [entrant.key for entrant in pool if entrant.key not in placed]
+    size = len(pool) // 2
+    while len(sitters) > size:
+        movers.append(sitters.pop())
+    while len(sitters) < size:
+        sitters.append(movers.pop())
+    if size == 0:
+        return Draw(tables=(), bye=bye)
+
+    def rematches(step: int) -> int:
+        return sum(_meet_key(sitters[(i + step) % size], mover) in met for i, mover in enumerate(movers))
+
+    best = min(range(1, size + 1), key=lambda step: (rematches(step), step))
+    seats = [None] * size
+    for i, mover in enumerate(movers):
+        seats[(i + best) % size] = mover
+    return Draw(tables=tuple(zip(sitters, seats, strict=True)), bye=bye)

@@ -113,4 +113,23 @@ def sheet():
             table.refresh_from_db()
             return table
 
+        def play(self, table, winner="NS", sign=True):
+            """Four hands won 4–2 by ``winner`` (or a 4–4 tie), then both teams sign."""
+            loser = {"NS": "EW", "EW": "NS"}.get(winner)
+            seat = {"NS": "N", "EW": "E"}
+            if winner == "tie":
+                plan = [("N", "N", 3), ("E", "E", 3), ("S", "S", 1), ("W", "W", 1)]
+            else:
+                plan = [("N", seat[winner], 3), ("E", seat[loser], 1), ("S", seat[winner], 1), ("W", seat[loser], 1)]
+            for dealer, bidder, level in plan:
+                self.hand(table, dealer, bidder, level, "high", 6 + level)
+            if sign:
+                self.sign_both(table)
+            table.refresh_from_db()
+            return table
+
+        def sign_both(self, table):
+            for pair in ("NS", "EW"):
+                self.sign(table, pair, table.team_at(pair).members[0].player)
+
     return Sheet()

@@ -30,6 +30,14 @@ class Event(models.Model):
         return self.name
 
 
+STANDINGS_ORDERS = [
+    ("rounds_won,total_points,point_difference,head_to_head", "Rounds won, total points, point difference, meeting"),
+    ("total_points,rounds_won,point_difference,head_to_head", "Total points, rounds won, point difference, meeting"),
+    ("rounds_won,hands_won,total_points,head_to_head", "Rounds won, hands won, total points, meeting"),
+    ("rounds_won,fewest_against,total_points,head_to_head", "Rounds won, fewest points against, total points, meeting"),
+]
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Setting up"
@@ -48,6 +56,15 @@ class Tournament(models.Model):
     qualifying_rounds = models.PositiveSmallIntegerField(default=3)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     paper_size = models.CharField(max_length=6, choices=PaperSize.choices, default=PaperSize.LETTER)
+    standings_order = models.CharField(
+        max_length=80,
+        choices=STANDINGS_ORDERS,
+        default=STANDINGS_ORDERS[0][0],
+        help_text="How teams are ranked; teams still level share the place.",
+    )
+    avoid_same_city_rounds = models.PositiveSmallIntegerField(
+        default=2, help_text="In this many first rounds, draws keep teams of one city or club apart where possible."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -66,6 +83,10 @@ class Tournament(models.Model):
     @property
     def rules(self) -> RuleSet:
         return RuleSet.from_dict(self.rules_data)
+
+    @property
+    def criteria(self) -> list[str]:
+        return self.standings_order.split(",")
 
 
 class Player(models.Model):
@@ -129,7 +150,7 @@ class TeamMember(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="memberships")
     position = models.PositiveSmallIntegerField()
 
     class Meta:
@@ -156,6 +177,8 @@ class Round(models.Model):
 
     class Method(models.TextChoices):
         RANDOM = "random", "Random"
+        SWISS = "swiss", "Swiss"
+        MOVEMENT = "movement", "Sitting/moving movement"
         MANUAL = "manual", "Manual"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
@@ -273,7 +296,7 @@ class Seating(models.Model):
     """Where a team plays in a round: a table and side, or a bye (no table)."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
-    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="seatings")
+    team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="seatings")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="seatings")
     pair = models.CharField(max_length=2, choices=Pair.choices, blank=True)
 
@@ -337,6 +360,7 @@ class Hand(models.Model):
     counts = models.BooleanField(default=True)
     books_after_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
     made = models.BooleanField(null=True, blank=True)
+    boston = models.BooleanField(default=False, help_text="The bidding team took all 13 books.")
     ns_points = models.IntegerField(default=0, help_text="Hand and penalty points of North–South.")
     ew_points = models.IntegerField(default=0, help_text="Hand and penalty points of East–West.")
     ns_total = models.IntegerField(default=0)
@@ -453,7 +477,7 @@ class Signature(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures")
     pair = models.CharField(max_length=2, choices=Pair.choices)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
     signed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -500,3 +524,18 @@ class SheetChange(models.Model):
     @property
     def who(self) -> str:
         return self.user.get_username() if self.user else "table link"
+
+
+class Announcement(models.Model):
+    """A short message from the director on the tournament's public home, shown until it expires."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(max_length=280)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="Blank: until removed.")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.text

@@ -6,6 +6,10 @@ from django.utils.html import format_html
 
 from tournament.models import Team
 
+NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}
+NUMERIC_WIDE = {"td": {"class": "num wide-only"}, "th": {"class": "num wide-only"}}
+WIDE = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}}
+
 
 class TeamTable(tables.Table):
     number = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
@@ -44,3 +48,45 @@ class TeamTable(tables.Table):
 
     def value_withdrawn(self, value):
         return "yes" if value else "no"
+
+
+class StandingsTable(tables.Table):
+    """The standings: sortable on the page, exportable as CSV and XLSX."""
+
+    place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
+    team = tables.Column(accessor="team__display_name", verbose_name="Team", order_by=("team__number",))
+    players = tables.Column(accessor="team__player_names", verbose_name="Players", orderable=False, attrs=WIDE)
+    city = tables.Column(accessor="team__city", verbose_name="City", attrs=WIDE)
+    record = tables.Column(
+        accessor="won_lost_tied",
+        verbose_name="W-L-T",
+        order_by=("record__rounds_won",),
+        attrs={"td": {"class": "nowrap"}},
+    )
+    points_for = tables.Column(accessor="record__points_for", verbose_name="Points for", attrs=NUMERIC)
+    points_against = tables.Column(accessor="record__points_against", verbose_name="Against", attrs=NUMERIC_WIDE)
+    difference = tables.Column(accessor="record__difference", verbose_name="Diff.", attrs=NUMERIC)
+    hands_won = tables.Column(accessor="record__hands_won", verbose_name="Hands won", attrs=NUMERIC_WIDE)
+    bostons = tables.Column(accessor="record__bostons", verbose_name="Bostons", attrs=NUMERIC_WIDE)
+
+    class Meta:
+        attrs = {"class": "data-table standings"}
+        row_attrs = {"class": lambda record: "withdrawn" if record.team.withdrawn else ""}
+
+    def __init__(self, data, *, tournament, link_teams=True, **kwargs):
+        super().__init__(data, **kwargs)
+        self.tournament = tournament
+        self.link_teams = link_teams
+
+    def render_team(self, record, value):
+        if not self.link_teams:
+            return value
+        url = reverse("public:team", args=[self.tournament.slug, record.team.number])
+        suffix = " (withdrawn)" if record.team.withdrawn else ""
+        return format_html('<a href="{}">#{} {}</a>{}', url, record.team.number, value, suffix)
+
+    def value_team(self, record, value):
+        return value
+
+    def render_difference(self, value):
+        return f"{value:+d}" if value else "0"

@@ -9,6 +9,7 @@ director_patterns = [
     path("events/new/", director.event_create, name="event_create"),
     path("events/<slug:event_slug>/", director.event_detail, name="event"),
     path("events/<slug:event_slug>/edit/", director.event_edit, name="event_edit"),
+    path("events/<slug:event_slug>/archive/", director.event_archive, name="event_archive"),
     path("events/<slug:event_slug>/tournaments/new/", director.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/", director.tournament_detail, name="tournament"),
     path("t/<slug:slug>/edit/", director.tournament_edit, name="tournament_edit"),
@@ -18,6 +19,8 @@ director_patterns = [
     path("t/<slug:slug>/teams/import/", director.team_import, name="team_import"),
     path("t/<slug:slug>/teams/<int:number>/edit/", director.team_edit, name="team_edit"),
     path("t/<slug:slug>/desk/", director.desk, name="desk"),
+    path("t/<slug:slug>/announcements/", director.announcements, name="announcements"),
+    path("t/<slug:slug>/announcements/<int:pk>/remove/", director.announcement_remove, name="announcement_remove"),
     path("t/<slug:slug>/desk/<int:number>/", director.desk_action, name="desk_action"),
     path("t/<slug:slug>/rounds/new/", director.round_new, name="round_new"),
     path("t/<slug:slug>/rounds/<int:number>/", director.round_detail, name="round"),
@@ -34,8 +37,20 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/discard/", director.round_discard, name="round_discard"),
 ]
 
+public_patterns = [
+    path("e/<slug:event_slug>/", public.event_page, name="event"),
+    path("t/<slug:slug>/", public.tournament_home, name="tournament"),
+    path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/standings/fragment/", public.standings_fragment, name="standings_fragment"),
+    path("t/<slug:slug>/draw/", public.draw, name="draw"),
+    path("t/<slug:slug>/draw/fragment/", public.draw_fragment, name="draw_fragment"),
+    path("t/<slug:slug>/teams/<int:number>/", public.team, name="team"),
+    path("t/<slug:slug>/projector/", public.projector, name="projector"),
+]
+
 urlpatterns = [
     path("", public.home, name="home"),
+    path("", include((public_patterns, "public"))),
     path("table/<str:secret>/", table.table_page, name="table"),
     path("table/<str:secret>/first-dealer/", table.first_dealer_set, name="table_first_dealer"),
     path("table/<str:secret>/hands/", table.hand_add, name="table_hand_add"),

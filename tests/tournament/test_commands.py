@@ -4,6 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tournament.models import Event, Round, Tournament
+from tournament.selectors.standings import tournament_standings
 
 
 def run(*args):
@@ -20,8 +21,11 @@ def test_seed_demo_loads_once(db):
     assert event.tournaments.count() == 2
     main = Tournament.objects.get(name="Main Event")
     assert main.teams.filter(checked_in=True).count() == 16
-    round_1 = main.rounds.get()
-    assert round_1.status == Round.Status.PUBLISHED and round_1.tables.count() == 8
+    rounds = list(main.rounds.order_by("number"))
+    assert [r.status for r in rounds] == [Round.Status.PUBLISHED] * 3
+    assert [r.tables.filter(locked_at__isnull=False).count() for r in rounds] == [8, 8, 0]
+    assert rounds[2].tables.filter(hands_played__gt=0).exists(), "round 3 is in play"
+    assert tournament_standings(main)[0].record.rounds_played == 2
 
 
 def test_import_teams_command(tournament, tmp_path):

@@ -102,10 +102,18 @@ def test_create_an_event_and_a_tournament_through_the_forms(director_client):
     assert response["Location"] == reverse("director:event", args=[event.slug])
     response = director_client.post(
         reverse("director:tournament_create", args=[event.slug]),
-        {"name": "Main Event", "qualifying_rounds": 4, "paper_size": "letter", "preset": "tournament"},
+        {
+            "name": "Main Event",
+            "qualifying_rounds": 4,
+            "paper_size": "letter",
+            "preset": "tournament",
+            "standings_order": "total_points,rounds_won,point_difference,head_to_head",
+            "avoid_same_city_rounds": 1,
+        },
     )
     tournament = Tournament.objects.get(event=event)
     assert response["Location"] == reverse("director:tournament_rules", args=[tournament.slug])
+    assert tournament.criteria[0] == "total_points" and tournament.avoid_same_city_rounds == 1
 
 
 def test_bad_input_is_shown_beside_its_field_and_nothing_is_saved(director_client):

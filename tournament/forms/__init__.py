@@ -1,6 +1,7 @@
 """Forms: field checks only; every rule of the event lives in the services and the engine."""
 
 from tournament.forms.director import (
+    AnnouncementForm,
     DrawForm,
     EventForm,
     MoveForm,
@@ -14,6 +15,7 @@ from tournament.forms.director import (
 )
 
 __all__ = [
+    "AnnouncementForm",
     "DrawForm",
     "EventForm",
     "MoveForm",

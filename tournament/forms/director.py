@@ -3,7 +3,7 @@
 from django import forms
 
 from scoring import PRESETS, SETTINGS, RuleSet, ScoringError
-from tournament.models import Round, Tournament
+from tournament.models import STANDINGS_ORDERS, Round, Tournament
 from tournament.services.teams import CSV_COLUMNS
 
 
@@ -23,6 +23,18 @@ class TournamentForm(forms.Form):
         help_text="Rounds before the playoff (3, or 4 for a main event).",
     )
     paper_size = forms.ChoiceField(choices=Tournament.PaperSize.choices, label="Paper for printing")
+    standings_order = forms.ChoiceField(
+        choices=STANDINGS_ORDERS,
+        label="Standings order",
+        help_text="How teams are ranked over signed rounds; teams still level share the place.",
+    )
+    avoid_same_city_rounds = forms.IntegerField(
+        min_value=0,
+        max_value=20,
+        initial=2,
+        label="Keep cities apart for",
+        help_text="Rounds at the start in which draws avoid pairing teams of one city or club where possible.",
+    )
 
 
 class TournamentCreateForm(TournamentForm):
@@ -110,7 +122,10 @@ class DrawForm(forms.Form):
         choices=Round.Method.choices,
         widget=forms.RadioSelect,
         initial=Round.Method.RANDOM,
-        help_text="Random: seeded shuffle, teams of one city kept apart where possible. Manual: your table list.",
+        help_text="Random: a seeded shuffle (round 1). Swiss: teams with similar records meet, no rematch while "
+        "another draw exists, byes to the lowest-ranked team without one. Movement: sitting teams stay, moving "
+        "teams advance one table. Manual: your table list. Teams of one city are kept apart in the first rounds "
+        "where possible.",
     )
     seed = forms.IntegerField(
         min_value=0,
@@ -154,3 +169,10 @@ class MoveForm(forms.Form):
     def __init__(self, *args, teams, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = teams
+
+
+class AnnouncementForm(forms.Form):
+    text = forms.CharField(max_length=280, widget=forms.Textarea(attrs={"rows": 2}), label="Announcement")
+    hours = forms.IntegerField(
+        min_value=1, max_value=96, required=False, label="Show for (hours)", help_text="Blank: until you remove it."
+    )

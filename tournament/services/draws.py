@@ -7,9 +7,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.pairing import Entrant, random_draw
+from scoring.pairing import Entrant, movement_draw, random_draw, swiss_draw
 from tournament.errors import ServiceError
 from tournament.models import Pair, Round, Seating, Table, Team, Tournament
+from tournament.selectors.standings import draw_history, ranked_entrants
 
 
 def _entrants(tournament: Tournament) -> list[Team]:
@@ -78,12 +79,28 @@ def round_draw(*, tournament: Tournament, method: str, seed: int | None = None, 
         raise ServiceError("Check in at least two teams before the draw.")
     tournament.rounds.filter(number=number, status=Round.Status.DRAFT).delete()
 
+    avoid_city = number <= tournament.avoid_same_city_rounds
     if method == Round.Method.RANDOM:
         seed = secrets.randbelow(10**9) if seed is None else seed
         by_number = {team.number: team for team in teams}
-        draw = random_draw([Entrant(team.number, team.city) for team in teams], seed)
+        draw = random_draw([Entrant(team.number, team.city) for team in teams], seed, avoid_same_city=avoid_city)
         tables = [(by_number[a], by_number[b]) for a, b in draw.tables]
         bye = by_number[draw.bye] if draw.bye is not None else None
+    elif method in (Round.Method.SWISS, Round.Method.MOVEMENT):
+        history = draw_history(tournament, number)
+        ranked = ranked_entrants(tournament, teams)
+        if method == Round.Method.SWISS:
+            draw = swiss_draw(ranked, history.met, history.had_bye, avoid_same_city=avoid_city)
+        else:
+            if not history.previous:
+                raise ServiceError(
+                    "A movement starts from a round already played: draw round 1 another way.", field="method"
+                )
+            draw = movement_draw(history.previous, ranked, history.met, history.had_bye)
+        by_pk = {team.pk: team for team in teams}
+        tables = [(by_pk[a], by_pk[b]) for a, b in draw.tables]
+        bye = by_pk[draw.bye] if draw.bye is not None else None
+        seed = None
     elif method == Round.Method.MANUAL:
         tables, bye = _parse_manual(pairs, teams)
         seed = None

@@ -3,11 +3,12 @@
 import datetime
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from scoring import RuleSet, ScoringError
 from tournament.errors import ServiceError
-from tournament.models import Event, Tournament
+from tournament.models import STANDINGS_ORDERS, Announcement, Event, Tournament
 
 
 def _free_slug(model, *candidates: str) -> str:
@@ -61,6 +62,8 @@ def tournament_create(
     preset: str = "tournament",
     qualifying_rounds: int = 3,
     paper_size: str = Tournament.PaperSize.LETTER,
+    standings_order: str = "",
+    avoid_same_city_rounds: int = 2,
 ) -> Tournament:
     """A tournament in set-up, its rule set copied from a preset the director can then change."""
     _check_tournament_name(event, name)
@@ -76,11 +79,21 @@ def tournament_create(
         rules_data=rules.to_dict(),
         qualifying_rounds=qualifying_rounds,
         paper_size=paper_size,
+        standings_order=standings_order or STANDINGS_ORDERS[0][0],
+        avoid_same_city_rounds=avoid_same_city_rounds,
     )
 
 
 @transaction.atomic
-def tournament_update(*, tournament: Tournament, name: str, qualifying_rounds: int, paper_size: str) -> Tournament:
+def tournament_update(
+    *,
+    tournament: Tournament,
+    name: str,
+    qualifying_rounds: int,
+    paper_size: str,
+    standings_order: str | None = None,
+    avoid_same_city_rounds: int | None = None,
+) -> Tournament:
     _check_tournament_name(tournament.event, name, exclude=tournament)
     drawn = tournament.rounds.filter(kind="qualifying").count()
     if qualifying_rounds < drawn:
@@ -89,8 +102,29 @@ def tournament_update(*, tournament: Tournament, name: str, qualifying_rounds: i
             field="qualifying_rounds",
         )
     tournament.name, tournament.qualifying_rounds, tournament.paper_size = name, qualifying_rounds, paper_size
-    tournament.save(update_fields=["name", "qualifying_rounds", "paper_size"])
+    if standings_order is not None:
+        if standings_order not in dict(STANDINGS_ORDERS):
+            raise ServiceError("Choose one of the standings orders.", field="standings_order")
+        tournament.standings_order = standings_order
+    if avoid_same_city_rounds is not None:
+        tournament.avoid_same_city_rounds = avoid_same_city_rounds
+    tournament.save()
     return tournament
+
+
+@transaction.atomic
+def announcement_post(*, tournament: Tournament, text: str, hours: int | None = None) -> Announcement:
+    """A short message on the tournament's public home, until it expires or is removed."""
+    text = " ".join(text.split())
+    if not text:
+        raise ServiceError("Write the announcement.", field="text")
+    expires_at = timezone.now() + datetime.timedelta(hours=hours) if hours else None
+    return Announcement.objects.create(tournament=tournament, text=text, expires_at=expires_at)
+
+
+@transaction.atomic
+def announcement_remove(*, announcement: Announcement) -> None:
+    announcement.delete()
 
 
 @transaction.atomic

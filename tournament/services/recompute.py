@@ -103,6 +103,7 @@ HAND_RESULTS = [
     "counts",
     "books_after_penalties",
     "made",
+    "boston",
     "ns_points",
     "ew_points",
     "ns_total",
@@ -134,6 +135,7 @@ def table_recompute(table: Table) -> dict[str, list[str]]:
         note(hand, "counts", line.counts)
         note(hand, "books_after_penalties", line.books_after_penalties)
         note(hand, "made", line.hand.made if line.hand else None)
+        note(hand, "boston", bool(line.hand and line.hand.boston))
         note(hand, "ns_points", line.points(NS))
         note(hand, "ew_points", line.points(EW))
         note(hand, "ns_total", line.totals[NS])

@@ -1,9 +1,10 @@
 """The tournament director's pages: thin wrappers around forms, services and selectors."""
 
 from django.contrib import messages
-from django.http import HttpResponseRedirect
+from django.http import HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
@@ -12,7 +13,7 @@ from scoring import PRESETS, RuleSet, ScoringError
 from tournament import forms, selectors
 from tournament.errors import ImportRejected, ServiceError
 from tournament.roles import is_director
-from tournament.services import draws, events, teams
+from tournament.services import archive, draws, events, teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import TeamTable
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -71,6 +72,16 @@ def event_edit(request, event_slug):
 
 
 @director_required
+def event_archive(request, event_slug):
+    """The whole event as a JSON file that import_event loads back."""
+    event = selectors.event_get(event_slug)
+    response = JsonResponse(archive.event_export(event), json_dumps_params={"indent": 1, "ensure_ascii": False})
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-{stamp}.json"'
+    return response
+
+
+@director_required
 def event_detail(request, event_slug):
     event = selectors.event_get(event_slug)
     context = {"event": event, "tournaments": selectors.event_tournaments(event)}
@@ -118,6 +129,8 @@ def tournament_edit(request, slug):
         "name": tournament.name,
         "qualifying_rounds": tournament.qualifying_rounds,
         "paper_size": tournament.paper_size,
+        "standings_order": tournament.standings_order,
+        "avoid_same_city_rounds": tournament.avoid_same_city_rounds,
     }
     form = forms.TournamentForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
@@ -484,3 +497,35 @@ def round_live_fragment(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
     return render(request, "director/_live_tables.html", _live_context(tournament, round_))
+
+
+@director_required
+def announcements(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.AnnouncementForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            events.announcement_post(tournament=tournament, **form.cleaned_data)
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, "Announcement posted on the tournament's page.")
+            return redirect("director:announcements", slug=tournament.slug)
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "form": form,
+        "announcements": tournament.announcements.all(),
+        "now": timezone.now(),
+    }
+    return render(request, "director/announcements.html", context)
+
+
+@require_POST
+@director_required
+def announcement_remove(request, slug, pk):
+    tournament = selectors.tournament_get(slug)
+    announcement = get_object_or_404(tournament.announcements, pk=pk)
+    events.announcement_remove(announcement=announcement)
+    messages.success(request, "Announcement removed.")
+    return redirect("director:announcements", slug=tournament.slug)

@@ -1,7 +1,95 @@
-from django.shortcuts import render
+"""Pages for players and spectators: no login, phone-first, nothing private."""
+
+from django.shortcuts import get_object_or_404, render
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
 
 from tournament import selectors
+from tournament.selectors.standings import tournament_standings
+from tournament.tables import StandingsTable
 
 
 def home(request):
-    return render(request, "home.html", {"events": selectors.events_list()})
+    return render(request, "home.html", {"events": selectors.events_list().prefetch_related("tournaments")})
+
+
+def event_page(request, event_slug):
+    event = selectors.event_get(event_slug)
+    return render(request, "public/event.html", {"event": event, "tournaments": event.tournaments.all()})
+
+
+def _tournament_context(tournament, **extra):
+    return {"tournament": tournament, "event": tournament.event, **extra}
+
+
+def tournament_home(request, slug):
+    tournament = selectors.tournament_public(slug)
+    current = selectors.round_current(tournament)
+    context = _tournament_context(
+        tournament,
+        announcements=selectors.announcements_active(tournament),
+        current=current,
+        live=selectors.round_is_live(current),
+    )
+    return render(request, "public/tournament.html", context)
+
+
+def _standings_table(request, tournament, link_teams=True):
+    table = StandingsTable(tournament_standings(tournament), tournament=tournament, link_teams=link_teams)
+    RequestConfig(request, paginate=False).configure(table)
+    return table
+
+
+def standings(request, slug):
+    tournament = selectors.tournament_public(slug)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        table = _standings_table(request, tournament, link_teams=False)
+        return TableExport(export_format, table).response(f"{tournament.slug}-standings.{export_format}")
+    current = selectors.round_current(tournament)
+    context = _tournament_context(
+        tournament, table=_standings_table(request, tournament), live=selectors.round_is_live(current)
+    )
+    return render(request, "public/standings.html", context)
+
+
+def standings_fragment(request, slug):
+    tournament = selectors.tournament_public(slug)
+    return render(
+        request, "public/_standings.html", _tournament_context(tournament, table=_standings_table(request, tournament))
+    )
+
+
+def _draw_context(request, tournament):
+    current = selectors.round_current(tournament)
+    query = request.GET.get("q", "").strip()
+    tables, byes = [], []
+    if current is not None:
+        tables, byes = selectors.draw_matches(selectors.round_tables(current), selectors.round_byes(current), query)
+    return _tournament_context(
+        tournament, round=current, tables=tables, byes=byes, query=query, live=selectors.round_is_live(current)
+    )
+
+
+def draw(request, slug):
+    tournament = selectors.tournament_public(slug)
+    return render(request, "public/draw.html", _draw_context(request, tournament))
+
+
+def draw_fragment(request, slug):
+    tournament = selectors.tournament_public(slug)
+    return render(request, "public/_draw.html", _draw_context(request, tournament))
+
+
+def team(request, slug, number):
+    tournament = selectors.tournament_public(slug)
+    team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
+    context = _tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
+    return render(request, "public/team.html", context)
+
+
+def projector(request, slug):
+    tournament = selectors.tournament_public(slug)
+    context = _draw_context(request, tournament)
+    context["table"] = _standings_table(request, tournament, link_teams=False)
+    return render(request, "public/projector.html", context)

@@ -180,3 +180,107 @@ def rounds_in_play() -> QuerySet[Round]:
         .select_related("tournament__event")
         .order_by("-published_at")
     )
+
+
+def tournament_public(slug: str) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("event"), slug=slug)
+
+
+def announcements_active(tournament: Tournament):
+    from django.utils import timezone
+
+    from tournament.models import Announcement
+
+    return Announcement.objects.filter(tournament=tournament).filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+    )
+
+
+def round_current(tournament: Tournament) -> Round | None:
+    """The latest round players can see: published or closed, never a draft."""
+    return tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+
+
+def round_is_live(round_: Round | None) -> bool:
+    return (
+        round_ is not None
+        and round_.status == Round.Status.PUBLISHED
+        and round_.tables.filter(locked_at__isnull=True).exists()
+    )
+
+
+def draw_matches(tables: list[Table], byes: list[Seating], query: str) -> tuple[list[Table], list[Seating]]:
+    """Tables and byes whose team name, number or a player's name contains the search words."""
+    words = query.casefold().split()
+    if not words:
+        return tables, byes
+
+    def team_matches(team) -> bool:
+        haystack = " ".join([str(team.number), team.display_name, team.player_names, team.city]).casefold()
+        return all(word in haystack for word in words)
+
+    found_tables = [table for table in tables if any(team_matches(s.team) for s in table.seatings.all())]
+    found_byes = [bye for bye in byes if team_matches(bye.team)]
+    return found_tables, found_byes
+
+
+@dataclass(frozen=True)
+class TeamRound:
+    """One round of a team's page: where it sat, against whom, the hands and the result."""
+
+    round: Round
+    table: Table | None
+    pair: str
+    opponent: Team | None
+    hands: list
+
+    @property
+    def points_for(self) -> int:
+        return self.table.total(self.pair) if self.table else 0
+
+    @property
+    def points_against(self) -> int:
+        if not self.table:
+            return 0
+        return self.table.total("EW" if self.pair == "NS" else "NS")
+
+
+def team_rounds(team: Team) -> list[TeamRound]:
+    """Every round a team played (drafts aside), each with its hands and penalties."""
+    from tournament.models import Hand, Penalty
+
+    seatings = list(
+        Seating.objects.filter(team=team)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round", "table")
+        .order_by("round__number")
+    )
+    table_ids = [s.table_id for s in seatings if s.table_id]
+    opponents = {
+        s.table_id: s.team
+        for s in Seating.objects.filter(table_id__in=table_ids)
+        .exclude(team=team)
+        .select_related("team")
+        .prefetch_related(_members_of_team())
+    }
+    hands = {}
+    for hand in (
+        Hand.objects.filter(table_id__in=table_ids)
+        .prefetch_related(Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "pk")))
+        .order_by("sequence")
+    ):
+        hands.setdefault(hand.table_id, []).append(hand)
+    return [
+        TeamRound(
+            round=s.round,
+            table=s.table,
+            pair=s.pair,
+            opponent=opponents.get(s.table_id),
+            hands=hands.get(s.table_id, []),
+        )
+        for s in seatings
+    ]
+
+
+def _members_of_team() -> Prefetch:
+    return Prefetch("team__memberships", queryset=TeamMember.objects.select_related("player").order_by("position"))

@@ -1,0 +1,129 @@
+"""Ranking teams over their signed rounds by a tournament's ordered criteria (RULES.md, Standings)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+CRITERIA = {
+    "rounds_won": "Rounds won (a tie counts ½)",
+    "total_points": "Total points",
+    "point_difference": "Point difference",
+    "hands_won": "Hands won",
+    "fewest_against": "Fewest points against",
+    "head_to_head": "The team that won their meeting",
+}
+
+
+@dataclass(frozen=True)
+class TeamRecord:
+    """A team's results over the rounds that count."""
+
+    key: Hashable
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    hands_won: int = 0
+    bostons: int = 0
+
+    @property
+    def rounds_won(self) -> float:
+        return self.wins + self.ties / 2
+
+    @property
+    def difference(self) -> int:
+        return self.points_for - self.points_against
+
+    @property
+    def rounds_played(self) -> int:
+        return self.wins + self.losses + self.ties
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """Two teams met at a table; ``winner`` is one of them, or None for a tie."""
+
+    first: Hashable
+    second: Hashable
+    winner: Hashable | None
+
+
+@dataclass(frozen=True)
+class Placed:
+    place: int
+    shared: bool
+    record: TeamRecord
+
+    @property
+    def label(self) -> str:
+        return f"T-{self.place}" if self.shared else str(self.place)
+
+
+def _value(record: TeamRecord, criterion: str):
+    """A criterion's value, larger is better."""
+    if criterion == "rounds_won":
+        return 2 * record.wins + record.ties
+    if criterion == "total_points":
+        return record.points_for
+    if criterion == "point_difference":
+        return record.difference
+    if criterion == "hands_won":
+        return record.hands_won
+    if criterion == "fewest_against":
+        return -record.points_against
+    raise ValueError(f"Unknown standings criterion {criterion!r}.")
+
+
+def _split(group: list[TeamRecord], key) -> list[list[TeamRecord]]:
+    ordered = sorted(group, key=key, reverse=True)
+    parts: list[list[TeamRecord]] = []
+    for record in ordered:
+        if parts and key(parts[-1][0]) == key(record):
+            parts[-1].append(record)
+        else:
+            parts.append([record])
+    return parts
+
+
+def _head_to_head(group: list[TeamRecord], meetings: Sequence[Meeting]) -> list[list[TeamRecord]]:
+    """Order a level group by their results against each other, if every two of them met."""
+    keys = {record.key for record in group}
+    inside = [m for m in meetings if m.first in keys and m.second in keys and m.first != m.second]
+    met = {frozenset((m.first, m.second)) for m in inside}
+    if any(frozenset((a.key, b.key)) not in met for i, a in enumerate(group) for b in group[i + 1 :]):
+        return [group]
+    score = dict.fromkeys(keys, 0)
+    for meeting in inside:
+        if meeting.winner is None:
+            score[meeting.first] += 1
+            score[meeting.second] += 1
+        else:
+            score[meeting.winner] += 2
+    return _split(group, lambda record: score[record.key])
+
+
+def rank(records: Iterable[TeamRecord], criteria: Sequence[str], meetings: Sequence[Meeting] = ()) -> list[Placed]:
+    """Rank by each criterion in turn; teams level on every one share the place."""
+    unknown = [c for c in criteria if c not in CRITERIA]
+    if unknown:
+        raise ValueError(f"Unknown standings criterion: {', '.join(unknown)}.")
+    groups = [sorted(records, key=lambda record: record.key)]
+    for criterion in criteria:
+        refined = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+            elif criterion == "head_to_head":
+                refined.extend(_head_to_head(group, meetings))
+            else:
+                refined.extend(_split(group, lambda record, c=criterion: _value(record, c)))
+        groups = refined
+    placed = []
+    place = 1
+    for group in groups:
+        for record in group:
+            placed.append(Placed(place=place, shared=len(group) > 1, record=record))
+        place += len(group)
+    return placed

@@ -1,0 +1,36 @@
+"""A player on a phone finds their table, their team's hands and the standings."""
+
+import re
+
+from tournament.services.draws import round_draw, round_publish
+
+
+def test_a_player_finds_their_table_and_their_teams_hands(phone, transactional_db, tournament, make_teams, sheet):
+    errors = []
+    phone.on("pageerror", lambda error: errors.append(str(error)))
+    make_teams(tournament, 6)
+    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    for table, winner in zip(round_1.tables.order_by("number"), ["NS", "EW", "tie"], strict=True):
+        sheet.play(table, winner)
+    round_2 = round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    my_table = round_2.seatings.get(team__number=4).table
+
+    phone.goto("/")
+    phone.get_by_role("link", name="Main Event").click()
+    phone.get_by_role("link", name="Find my table").click()
+    phone.get_by_label("Find my table").fill("player 3b")
+    phone.get_by_role("button", name="Find my table").click()
+    cards = phone.locator(".draw-card")
+    assert cards.count() == 1
+    assert cards.first.get_by_role("heading").inner_text() == f"Table {my_table.number}"
+
+    cards.first.get_by_role("link", name=re.compile("#4 ")).click()
+    assert phone.get_by_role("heading", name="#4 Player 3a & Player 3b").is_visible()
+    assert phone.get_by_text("Round 1 · table 2").is_visible()
+    assert phone.get_by_text(re.compile(r"4–2 won")).is_visible()
+
+    phone.get_by_role("link", name="Standings").click()
+    first_row = phone.locator("table.standings tbody tr").first
+    assert first_row.locator("td").first.inner_text() in {"1", "T-1"}
+    assert phone.locator("table.standings tbody tr").count() == 6
+    assert errors == []

@@ -1,0 +1,128 @@
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import announcement_post, tournament_create
+from tournament.services.teams import PlayerEntry, team_register
+
+
+def text_of(response):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.fixture
+def played(tournament, make_teams, sheet):
+    """Round 1 signed at both tables, round 2 drawn Swiss and in play at table 1."""
+    make_teams(tournament, 4)
+    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    first, second = round_1.tables.order_by("number")
+    sheet.play(first, "NS")
+    sheet.play(second, "EW")
+    round_2 = round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    sheet.hand(round_2.tables.get(number=1), "N", "N", 2, "high", 8)
+    return tournament
+
+
+def public_urls(tournament):
+    slug = tournament.slug
+    return [
+        reverse("home"),
+        reverse("public:event", args=[tournament.event.slug]),
+        reverse("public:tournament", args=[slug]),
+        reverse("public:standings", args=[slug]),
+        reverse("public:standings_fragment", args=[slug]),
+        reverse("public:draw", args=[slug]),
+        reverse("public:draw_fragment", args=[slug]),
+        reverse("public:team", args=[slug, 1]),
+        reverse("public:projector", args=[slug]),
+    ]
+
+
+def test_public_pages_need_no_login_and_show_nothing_private(client, played):
+    from tournament.models import Player, Table
+
+    Player.objects.filter(name="Player 0a").update(phone="555-0199")
+    secrets = list(Table.objects.values_list("secret", flat=True))
+    for url in public_urls(played):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert "555-0199" not in html, url
+        assert not any(secret in html for secret in secrets), url
+        assert "/manage/" not in html and "/table/" not in html, url
+
+
+def test_standings_page_and_exports(client, played):
+    url = reverse("public:standings", args=[played.slug])
+    text = text_of(client.get(url))
+    assert "T-1 #1 Player 0a &amp; Player 0b" in text or "T-1 #1 Player 0a & Player 0b" in text
+    csv_text = client.get(url, {"_export": "csv"}).content.decode()
+    assert csv_text.splitlines()[0] == "Place,Team,Players,City,W-L-T,Points for,Against,Diff.,Hands won,Bostons"
+    assert "<a" not in csv_text
+    assert client.get(url, {"_export": "xlsx"})["Content-Type"].startswith("application/vnd.openxmlformats")
+
+
+def test_find_my_table_by_player_or_team_name(client, played):
+    url = reverse("public:draw", args=[played.slug])
+    text = text_of(client.get(url, {"q": "player 3B"}))
+    assert "Round 2" in text and text.count("Table ") == 1 and "Player 3a" in text
+    assert "No table matches" in text_of(client.get(url, {"q": "nobody here"}))
+
+
+def test_a_teams_page_lists_every_hand_round_by_round(client, played):
+    text = text_of(client.get(reverse("public:team", args=[played.slug, 1])))
+    assert "Round 1 · table 1" in text and "Round 2 · table" in text
+    assert "3 ♥ by North" in text and "Signed" in text and "In play" in text
+    assert client.get(reverse("public:team", args=[played.slug, 99])).status_code == 404
+
+
+def test_the_tournament_home_shows_current_announcements(client, played):
+    announcement_post(tournament=played, text="Round 2 starts at 2 pm")
+    expired = announcement_post(tournament=played, text="Old news", hours=1)
+    expired.expires_at = expired.created_at.replace(year=2000)
+    expired.save()
+    text = text_of(client.get(reverse("public:tournament", args=[played.slug])))
+    assert "Round 2 starts at 2 pm" in text and "Old news" not in text
+    assert "Round 2 is being played" in text
+
+
+def test_live_pages_refresh_themselves_while_a_round_is_played(client, played):
+    html = client.get(reverse("public:standings", args=[played.slug])).content.decode()
+    assert 'data-refresh-url="/t/' in html and "refresh.js" in html
+
+
+def test_drafts_are_not_public(client, tournament, make_teams):
+    make_teams(tournament, 4)
+    round_draw(tournament=tournament, method="manual")
+    text = text_of(client.get(reverse("public:draw", args=[tournament.slug])))
+    assert "first round has not been drawn" in text and "Player 0a" not in text
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+@pytest.mark.parametrize("page", ["standings", "draw", "team", "projector", "tournament"])
+def test_public_page_query_counts_do_not_grow_with_the_field(client, event, sheet, page):
+    counts = []
+    for size in (8, 64):
+        tournament = tournament_create(event=event, name=f"Field of {size}")
+        for i in range(size):
+            team_register(
+                tournament=tournament,
+                players=[PlayerEntry(f"P{size}-{i}a"), PlayerEntry(f"P{size}-{i}b")],
+                checked_in=True,
+            )
+        round_1 = round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
+        for table in round_1.tables.all()[:3]:
+            sheet.play(table, "NS")
+        round_publish(round=round_draw(tournament=tournament, method="swiss"))
+        args = [tournament.slug, round_1.tables.first().team_ns.number] if page == "team" else [tournament.slug]
+        counts.append(count_queries(client, reverse(f"public:{page}", args=args)))
+    assert counts[0] == counts[1], counts

@@ -1,0 +1,31 @@
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.errors import ServiceError
+from tournament.services.archive import event_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Load an event archive written by export_event into a database that does not have that event. "
+        "A malformed or inconsistent file is refused with the first problem's place in the file, and nothing "
+        "is imported. See docs/archive.md."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+
+    def handle(self, *args, file, **options):
+        try:
+            data = json.loads(Path(file).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise CommandError(f"Cannot read {file}: {error}") from None
+        except json.JSONDecodeError as error:
+            raise CommandError(f"{file} is not JSON: line {error.lineno}, column {error.colno}: {error.msg}") from None
+        try:
+            event = event_import(data=data)
+        except ServiceError as error:
+            raise CommandError(f"Nothing imported. {error.message}") from None
+        self.stdout.write(f"Imported {event.name} ({event.tournaments.count()} tournaments).")

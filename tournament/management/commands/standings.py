@@ -1,0 +1,84 @@
+import csv
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.models import Tournament
+from tournament.selectors.standings import tournament_standings
+
+COLUMNS = ["Place", "Team", "Players", "City", "W-L-T", "For", "Against", "Diff", "Hands won", "Bostons"]
+
+
+class Command(BaseCommand):
+    help = "Print a tournament's standings over its signed rounds, as a table, CSV or JSON."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_slug")
+        parser.add_argument("--format", choices=["table", "csv", "json"], default="table", dest="output")
+
+    def handle(self, *args, tournament_slug, output, **options):
+        tournament = Tournament.objects.filter(slug=tournament_slug).first()
+        if tournament is None:
+            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+        rows = tournament_standings(tournament)
+        if output == "json":
+            data = [
+                {
+                    "place": row.label,
+                    "team_number": row.team.number,
+                    "team": row.team.display_name,
+                    "players": [member.player.name for member in row.team.members],
+                    "city": row.team.city,
+                    "won_lost_tied": row.won_lost_tied,
+                    "rounds_won": row.record.rounds_won,
+                    "points_for": row.record.points_for,
+                    "points_against": row.record.points_against,
+                    "difference": row.record.difference,
+                    "hands_won": row.record.hands_won,
+                    "bostons": row.record.bostons,
+                    "byes": row.byes,
+                    "withdrawn": row.team.withdrawn,
+                }
+                for row in rows
+            ]
+            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        values = [
+            [
+                row.label,
+                f"#{row.team.number} {row.team.display_name}",
+                row.team.player_names,
+                row.team.city,
+                row.won_lost_tied,
+                str(row.record.points_for),
+                str(row.record.points_against),
+                f"{row.record.difference:+d}",
+                str(row.record.hands_won),
+                str(row.record.bostons),
+            ]
+            for row in rows
+        ]
+        if output == "csv":
+            writer = csv.writer(self.stdout, lineterminator="\n")
+            writer.writerow(
+                [
+                    "Place",
+                    "Team",
+                    "Players",
+                    "City",
+                    "W-L-T",
+                    "Points for",
+                    "Against",
+                    "Difference",
+                    "Hands won",
+                    "Bostons",
+                ]
+            )
+            writer.writerows(values)
+            return
+        widths = [max(len(str(cell)) for cell in column) for column in zip(COLUMNS, *values, strict=True)]
+        line = "  ".join
+        self.stdout.write(line(title.ljust(width) for title, width in zip(COLUMNS, widths, strict=True)))
+        self.stdout.write(line("-" * width for width in widths))
+        for row in values:
+            self.stdout.write(line(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))

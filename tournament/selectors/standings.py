@@ -1,0 +1,191 @@
+"""Standings and the draw's inputs, aggregated in the database: a fixed number of queries."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
+
+from scoring import bye_points
+from scoring.pairing import Entrant
+from scoring.standings import Meeting, TeamRecord, rank
+from tournament.models import Pair, Round, Seating, Team, Tournament
+from tournament.selectors import teams_with_players
+
+NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    place: int
+    label: str
+    team: Team
+    record: TeamRecord
+    byes: int
+
+    @property
+    def won_lost_tied(self) -> str:
+        return f"{self.record.wins}-{self.record.losses}-{self.record.ties}"
+
+
+def _signed_seatings(tournament: Tournament):
+    return Seating.objects.filter(
+        round__tournament=tournament,
+        round__kind=Round.Kind.QUALIFYING,
+        table__isnull=False,
+        table__locked_at__isnull=False,
+    )
+
+
+def _team_side(pair_field: str, ns_field: str, ew_field: str):
+    return Case(When(**{pair_field: NS}, then=F(ns_field)), default=F(ew_field), output_field=IntegerField())
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """Teams ranked over signed qualifying rounds by the tournament's criteria; byes as the rules say."""
+    won = Q(pair=NS, table__ns_total__gt=F("table__ew_total")) | Q(pair=EW, table__ew_total__gt=F("table__ns_total"))
+    lost = Q(pair=NS, table__ns_total__lt=F("table__ew_total")) | Q(pair=EW, table__ew_total__lt=F("table__ns_total"))
+    results = {
+        row["team_id"]: row
+        for row in _signed_seatings(tournament)
+        .values("team_id")
+        .annotate(
+            wins=Count("pk", filter=won),
+            losses=Count("pk", filter=lost),
+            ties=Count("pk", filter=Q(table__ns_total=F("table__ew_total"))),
+            points_for=Sum(_team_side("pair", "table__ns_total", "table__ew_total")),
+            points_against=Sum(_team_side("pair", "table__ew_total", "table__ns_total")),
+        )
+    }
+    hand_won = Q(table__hands__counts=True) & (
+        Q(pair=NS, table__hands__ns_points__gt=F("table__hands__ew_points"))
+        | Q(pair=EW, table__hands__ew_points__gt=F("table__hands__ns_points"))
+    )
+    boston = Q(table__hands__boston=True) & (
+        Q(pair=NS, table__hands__bidder__in=["N", "S"]) | Q(pair=EW, table__hands__bidder__in=["E", "W"])
+    )
+    hands = {
+        row["team_id"]: row
+        for row in _signed_seatings(tournament)
+        .values("team_id")
+        .annotate(hands_won=Count("table__hands", filter=hand_won), bostons=Count("table__hands", filter=boston))
+    }
+
+    sides = defaultdict(dict)
+    totals = {}
+    for row in _signed_seatings(tournament).values("table_id", "team_id", "pair", "table__ns_total", "table__ew_total"):
+        sides[row["table_id"]][row["pair"]] = row["team_id"]
+        totals[row["table_id"]] = (row["table__ns_total"], row["table__ew_total"])
+    meetings = []
+    for table_id, by_pair in sides.items():
+        if len(by_pair) == 2:
+            ns_total, ew_total = totals[table_id]
+            winner = None if ns_total == ew_total else by_pair[NS] if ns_total > ew_total else by_pair[EW]
+            meetings.append(Meeting(by_pair[NS], by_pair[EW], winner))
+
+    bye_credit = _bye_credit(tournament)
+    teams = list(teams_with_players(tournament).filter(Q(checked_in=True) | Q(seatings__isnull=False)).distinct())
+    records = []
+    for team in teams:
+        row = results.get(team.pk, {})
+        hand_row = hands.get(team.pk, {})
+        byes = bye_credit.get(team.pk, [])
+        records.append(
+            TeamRecord(
+                key=team.pk,
+                wins=(row.get("wins") or 0) + len(byes),
+                losses=row.get("losses") or 0,
+                ties=row.get("ties") or 0,
+                points_for=(row.get("points_for") or 0) + sum(byes),
+                points_against=row.get("points_against") or 0,
+                hands_won=hand_row.get("hands_won") or 0,
+                bostons=hand_row.get("bostons") or 0,
+            )
+        )
+    by_key = {team.pk: team for team in teams}
+    return [
+        StandingRow(
+            place=placed.place,
+            label=placed.label,
+            team=by_key[placed.record.key],
+            record=placed.record,
+            byes=len(bye_credit.get(placed.record.key, [])),
+        )
+        for placed in rank(records, tournament.criteria, meetings)
+    ]
+
+
+def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:
+    """Points credited to each bye of a qualifying round whose every table is signed."""
+    rounds = (
+        Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
+        .exclude(status=Round.Status.DRAFT)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            unsigned=Count("tables", filter=Q(tables__locked_at__isnull=True), distinct=True),
+        )
+        .filter(table_count__gt=0, unsigned=0)
+    )
+    done = set(rounds.values_list("pk", flat=True))
+    if not done:
+        return {}
+    winners = defaultdict(list)
+    byes = []
+    for seating in Seating.objects.filter(round_id__in=done).values(
+        "round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total"
+    ):
+        if seating["table_id"] is None:
+            byes.append(seating)
+            continue
+        mine = seating["table__ns_total"] if seating["pair"] == NS else seating["table__ew_total"]
+        theirs = seating["table__ew_total"] if seating["pair"] == NS else seating["table__ns_total"]
+        if mine > theirs:
+            winners[seating["round_id"]].append(mine)
+    rules = tournament.rules
+    credit = defaultdict(list)
+    for bye in byes:
+        credit[bye["team_id"]].append(bye_points(rules, winners[bye["round_id"]]))
+    return credit
+
+
+@dataclass(frozen=True)
+class DrawHistory:
+    """What a later round's draw needs: who met whom, who had a bye, and last round's tables."""
+
+    met: set[frozenset]
+    had_bye: set[int]
+    previous: list[tuple[int, int]]
+
+
+def draw_history(tournament: Tournament, before_number: int) -> DrawHistory:
+    seatings = Seating.objects.filter(round__tournament=tournament, round__number__lt=before_number).exclude(
+        round__status=Round.Status.DRAFT
+    )
+    met: set[frozenset] = set()
+    had_bye: set[int] = set()
+    tables: dict[int, dict] = defaultdict(dict)
+    last_round = before_number - 1
+    last_sitting = {}
+    for row in seatings.values("round__number", "team_id", "table_id", "pair", "table__sitting_pair", "table__number"):
+        if row["table_id"] is None:
+            had_bye.add(row["team_id"])
+            continue
+        tables[row["table_id"]][row["pair"]] = row["team_id"]
+        if row["round__number"] == last_round:
+            last_sitting[row["table_id"]] = (row["table__number"], row["table__sitting_pair"])
+    for sides in tables.values():
+        if len(sides) == 2:
+            met.add(frozenset(sides.values()))
+    previous = []
+    for table_id, (_, sitting_pair) in sorted(last_sitting.items(), key=lambda item: item[1][0]):
+        sides = tables[table_id]
+        moving_pair = EW if sitting_pair == NS else NS
+        if sitting_pair in sides and moving_pair in sides:
+            previous.append((sides[sitting_pair], sides[moving_pair]))
+    return DrawHistory(met=met, had_bye=had_bye, previous=previous)
+
+
+def ranked_entrants(tournament: Tournament, teams: list[Team]) -> list[Entrant]:
+    """The teams to draw, in standings order (teams not yet ranked last, by number)."""
+    order = {row.team.pk: index for index, row in enumerate(tournament_standings(tournament))}
+    ranked = sorted(teams, key=lambda team: (order.get(team.pk, len(order)), team.number))
+    return [Entrant(team.pk, team.city) for team in ranked]
