@@ -32,6 +32,11 @@ test: $(VENV)/.installed-dev
 	$(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status -eq 5 ]; then echo 'pytest ran no tests' >&2; exit 1; fi; exit $$status
 
+## make bench: benchmarks (not tests); they print figures and assert nothing
+bench: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py bench_printing --tables 128
+
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -284,3 +284,31 @@ def team_rounds(team: Team) -> list[TeamRound]:
 
 def _members_of_team() -> Prefetch:
     return Prefetch("team__memberships", queryset=TeamMember.objects.select_related("player").order_by("position"))
+
+
+def round_sheets(round_: Round) -> list[Table]:
+    """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
+    from tournament.models import Hand, Penalty, SheetChange, Signature
+
+    return list(
+        round_.tables.prefetch_related(
+            _seatings(),
+            Prefetch(
+                "hands",
+                queryset=Hand.objects.order_by("sequence").prefetch_related(
+                    Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "pk"))
+                ),
+            ),
+            Prefetch(
+                "penalties",
+                queryset=Penalty.objects.filter(hand__isnull=True).order_by("created_at", "pk"),
+                to_attr="rulings",
+            ),
+            Prefetch("signatures", queryset=Signature.objects.select_related("player")),
+            Prefetch(
+                "changes",
+                queryset=SheetChange.objects.filter(correction=True).select_related("user").order_by("version"),
+                to_attr="corrections",
+            ),
+        ).order_by("number")
+    )

@@ -115,6 +115,7 @@ def _rescore(table: Table) -> None:
 
 def hand_snapshot(hand: Hand) -> dict:
     return {
+        "hand_number": hand.hand_number,
         "dealer": hand.dealer,
         "bidder": hand.bidder,
         "level": hand.bid_level,

@@ -1,7 +1,7 @@
 """The tournament director's pages: thin wrappers around forms, services and selectors."""
 
 from django.contrib import messages
-from django.http import HttpResponseRedirect, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -10,7 +10,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from scoring import PRESETS, RuleSet, ScoringError
-from tournament import forms, selectors
+from tournament import forms, printing, selectors
 from tournament.errors import ImportRejected, ServiceError
 from tournament.roles import is_director
 from tournament.services import archive, draws, events, teams
@@ -363,6 +363,29 @@ def round_new(request, slug):
         "teams": selectors.teams_with_players(tournament).filter(checked_in=True, withdrawn=False),
     }
     return render(request, "director/draw.html", context)
+
+
+def _pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@scorekeeper_required
+def round_sheets_pdf(request, slug, number):
+    """Every table's score sheet of a round, blank (?blank=1) or completed, in one PDF."""
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    blank = request.GET.get("blank") == "1"
+    content = printing.round_sheets_pdf(round_, blank=blank, base_url=request.build_absolute_uri("/"))
+    kind = "blank" if blank else "completed"
+    return _pdf_response(content, f"{tournament.slug}-round-{round_.number}-{kind}-sheets.pdf")
+
+
+@scorekeeper_required
+def standings_pdf(request, slug):
+    tournament = selectors.tournament_get(slug)
+    return _pdf_response(printing.standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
 
 
 @director_required

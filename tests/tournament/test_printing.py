@@ -1,0 +1,135 @@
+import io
+
+import pytest
+import segno
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tournament.printing import _refuse_remote, qr_svg, round_sheets_pdf, standings_pdf, table_link
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.sheets import HandEntry, hand_update
+
+BASE = "http://192.168.1.20:8000/"
+
+
+def pdf_pages(content: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(content)).pages]
+
+
+@pytest.fixture
+def round_with_tables(tournament, make_teams):
+    make_teams(tournament, 6)
+    return round_publish(round=round_draw(tournament=tournament, method="manual"))
+
+
+def test_blank_sheets_one_page_per_table_with_teams_players_and_the_link(round_with_tables):
+    pages = pdf_pages(round_sheets_pdf(round_with_tables, blank=True, base_url=BASE))
+    tables = list(round_with_tables.tables.order_by("number"))
+    assert len(pages) == len(tables) == 3
+    for page, table in zip(pages, tables, strict=True):
+        ns, ew = table.team_ns, table.team_ew
+        assert "Main Event · Round 1" in page and "Spring Classic" in page
+        assert f"#{ns.number} {ns.display_name}" in page and f"#{ew.number} {ew.display_name}" in page
+        for member, seat in zip(ns.members + ew.members, ["North", "South", "East", "West"], strict=True):
+            assert f"{seat}: {member.player.name}" in page
+        assert "SITS AND KEEPS THIS SHEET" in page.upper()
+        assert "North–South signature" in page and "Table scorekeeper" in page
+        assert table_link(table, BASE).replace("http://", "") in page.replace("\n", "")
+
+
+def test_the_qr_code_holds_the_tables_link(round_with_tables):
+    table = round_with_tables.tables.first()
+    link = table_link(table, BASE)
+    assert link == f"http://192.168.1.20:8000/table/{table.secret}/"
+    svg = qr_svg(link)
+    assert svg.startswith("<svg") and f"<title>{link}</title>" in svg
+    assert svg == segno.make(link, error="m").svg_inline(scale=3, border=2, title=link)
+
+
+def test_completed_sheets_hold_each_hands_bid_and_points(round_with_tables, sheet):
+    table = round_with_tables.tables.get(number=1)
+    table = sheet.full_round(table)
+    page = pdf_pages(round_sheets_pdf(round_with_tables, blank=False, base_url=BASE))[0]
+    assert "Completed score sheet" in page
+    for hand in table.hands.all():
+        assert hand.get_bidder_display() in page
+    assert "1 No" in page and "4 Special" in page
+    assert "Total 3 10" in page.replace("\n", " ")
+
+
+def test_a_penalty_and_a_correction_show_on_the_completed_sheet(round_with_tables, sheet, director):
+    table = sheet.full_round(round_with_tables.tables.get(number=2))
+    sheet.sign_both(table)
+    hand_update(
+        hand=table.hands.get(sequence=2),
+        version=sheet.version(table),
+        entry=HandEntry("E", "E", 4, "low", 9, "hearts"),
+        user=director,
+        reason="Nine books, not ten",
+    )
+    sheet.penalty(
+        table,
+        kind="play_out_of_turn",
+        team="NS",
+        hand=table.hands.get(sequence=3),
+        user=director,
+        reason="Seen by the director",
+    )
+    page = pdf_pages(round_sheets_pdf(round_with_tables, blank=False, base_url=BASE))[1]
+    assert "Play out of turn by North–South" in page
+    assert "Corrected by staff after signing" in page and "Nine books, not ten" in page
+    assert "2✱" in page.replace(" ", "")
+    assert "Player 2a" in page and "signed" in page
+
+
+def test_paper_size_follows_the_tournament(round_with_tables):
+    letter = PdfReader(io.BytesIO(round_sheets_pdf(round_with_tables, blank=True, base_url=BASE))).pages[0]
+    assert round(float(letter.mediabox.width)) == 612
+    tournament = round_with_tables.tournament
+    tournament.paper_size = "a4"
+    tournament.save()
+    a4 = PdfReader(io.BytesIO(round_sheets_pdf(round_with_tables, blank=True, base_url=BASE))).pages[0]
+    assert round(float(a4.mediabox.width)) == 595
+
+
+def test_printing_never_fetches_from_the_network():
+    with pytest.raises(ValueError, match="reads nothing from the network"):
+        _refuse_remote("https://fonts.example.com/font.woff2")
+
+
+def test_standings_pdf(round_with_tables, sheet):
+    sheet.play(round_with_tables.tables.get(number=1), "EW")
+    text = "\n".join(pdf_pages(standings_pdf(round_with_tables.tournament)))
+    assert "Main Event: standings" in text and "#2 Player 1a & Player 1b" in text and "1-0-0" in text
+
+
+def test_print_buttons_are_for_staff(client, round_with_tables, player_user, scorekeeper):
+    slug = round_with_tables.tournament.slug
+    urls = [
+        reverse("director:round_sheets_pdf", args=[slug, 1]) + "?blank=1",
+        reverse("director:round_sheets_pdf", args=[slug, 1]),
+        reverse("director:standings_pdf", args=[slug]),
+    ]
+    for url in urls:
+        assert client.get(url).status_code == 302
+    client.force_login(player_user)
+    for url in urls:
+        assert client.get(url).status_code == 403
+    client.force_login(scorekeeper)
+    for url in urls:
+        response = client.get(url)
+        assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")
+    page = pdf_pages(client.get(urls[0]).content)[0]
+    assert "http://testserver/table/" in page.replace("\n", "")
+
+
+def test_score_sheets_command(round_with_tables, tmp_path):
+    from django.core.management import call_command
+
+    output = tmp_path / "sheets.pdf"
+    out = io.StringIO()
+    call_command(
+        "score_sheets", round_with_tables.tournament.slug, "--round", "1", "--blank", "-o", str(output), stdout=out
+    )
+    assert "3 sheets" in out.getvalue()
+    assert len(PdfReader(str(output)).pages) == 3

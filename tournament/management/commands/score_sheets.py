@@ -1,0 +1,38 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament.models import Round, Tournament
+from tournament.printing import round_sheets_pdf
+
+
+class Command(BaseCommand):
+    help = (
+        "Write one PDF with every table's score sheet of a round: completed from the records, or blank "
+        "(--blank) to score on paper. Each sheet's QR code links to the table's page under --base-url."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_slug")
+        parser.add_argument("--round", type=int, required=True, dest="round_number")
+        parser.add_argument("--blank", action="store_true", help="empty rows to fill in by hand")
+        parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
+        parser.add_argument(
+            "--base-url",
+            default=settings.SITE_URL,
+            help=f"the address phones use to reach the app (default: SITE_URL, now {settings.SITE_URL})",
+        )
+
+    def handle(self, *args, tournament_slug, round_number, blank, output, base_url, **options):
+        tournament = Tournament.objects.filter(slug=tournament_slug).first()
+        if tournament is None:
+            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+        round_ = (
+            Round.objects.filter(tournament=tournament, number=round_number).select_related("tournament__event").first()
+        )
+        if round_ is None:
+            raise CommandError(f"{tournament.name} has no round {round_number}.")
+        content = round_sheets_pdf(round_, blank=blank, base_url=base_url)
+        Path(output).write_bytes(content)
+        self.stdout.write(f"Wrote {output}: {round_.tables.count()} sheets, {len(content) // 1024} KB.")

@@ -1,0 +1,120 @@
+"""Printed score sheets and standings: ordinary templates rendered to PDF by WeasyPrint.
+
+Stylesheets and fonts come from disk; the URL fetcher refuses anything else, so rendering never makes
+an HTTP request (not even to the app itself) and a venue without internet prints the same.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import segno
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from tournament import selectors
+from tournament.models import Round, Table, Tournament
+
+SPARE_ROWS = 3
+PAGE_SIZES = {Tournament.PaperSize.LETTER: "letter", Tournament.PaperSize.A4: "A4"}
+
+
+def _refuse_remote(url: str, *args, **kwargs):
+    raise ValueError(f"Printing reads nothing from the network ({url}); every asset comes from disk.")
+
+
+def _stylesheet_path() -> Path:
+    found = finders.find("css/sheet.css")
+    if not found:
+        raise FileNotFoundError("static/css/sheet.css is missing.")
+    return Path(found)
+
+
+def pdf_render(template: str, context: dict, *, paper: str) -> bytes:
+    """Render a template to PDF with the print stylesheet and the tournament's paper size."""
+    from weasyprint import CSS, HTML
+
+    html = render_to_string(template, context)
+    stylesheets = [
+        CSS(filename=str(_stylesheet_path()), url_fetcher=_refuse_remote),
+        CSS(string=f"@page {{ size: {PAGE_SIZES.get(paper, 'letter')} portrait; }}"),
+    ]
+    document = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_refuse_remote)
+    return document.write_pdf(stylesheets=stylesheets)
+
+
+def table_link(table: Table, base_url: str) -> str:
+    return base_url.rstrip("/") + reverse("table", args=[table.secret])
+
+
+def qr_svg(url: str) -> str:
+    """The table's link as a vector QR code, with the link itself as the SVG's title."""
+    return segno.make(url, error="m").svg_inline(scale=3, border=2, title=url)
+
+
+@dataclass
+class SheetRow:
+    """One printed row: a hand or a re-deal, or an empty row to fill in by hand."""
+
+    hand: object | None
+    corrected: bool = False
+
+
+@dataclass
+class PrintedSheet:
+    table: Table
+    link: str
+    qr: str
+    rows: list[SheetRow]
+    penalties: list
+    signatures: dict
+    corrections: list
+
+
+def _sheet(table: Table, base_url: str, blank: bool, hands_per_round: int) -> PrintedSheet:
+    link = table_link(table, base_url)
+    if blank:
+        rows = [SheetRow(None) for _ in range(hands_per_round + SPARE_ROWS)]
+        return PrintedSheet(table, link, qr_svg(link), rows, [], {}, [])
+    hands = list(table.hands.all())
+    corrected = _corrected_hand_numbers(table.corrections)
+    rows = [SheetRow(hand, corrected=hand.hand_number in corrected) for hand in hands]
+    rows += [SheetRow(None) for _ in range(max(0, hands_per_round + 1 - len(rows)))]
+    penalties = [penalty for hand in hands for penalty in hand.penalties.all()] + list(table.rulings)
+    signatures = {signature.pair: signature for signature in table.signatures.all()}
+    return PrintedSheet(table, link, qr_svg(link), rows, penalties, signatures, list(table.corrections))
+
+
+def _corrected_hand_numbers(corrections) -> set[int]:
+    """The hands that staff corrections after signing touched, from the changes' old and new values."""
+    numbers = set()
+    for change in corrections:
+        for snapshot in (change.before or {}, change.after or {}):
+            number = snapshot.get("hand_number", snapshot.get("hand"))
+            if isinstance(number, int):
+                numbers.add(number)
+    return numbers
+
+
+def round_sheets_pdf(round_: Round, *, blank: bool, base_url: str) -> bytes:
+    """One page per table of the round: blank to score on paper, or completed from the records."""
+    tournament = round_.tournament
+    rules = tournament.rules
+    sheets = [_sheet(table, base_url, blank, rules.hands_per_round) for table in selectors.round_sheets(round_)]
+    context = {
+        "round": round_,
+        "tournament": tournament,
+        "event": tournament.event,
+        "rules": rules,
+        "sheets": sheets,
+        "blank": blank,
+    }
+    return pdf_render("print/sheets.html", context, paper=tournament.paper_size)
+
+
+def standings_pdf(tournament: Tournament) -> bytes:
+    from tournament.selectors.standings import tournament_standings
+
+    context = {"tournament": tournament, "event": tournament.event, "rows": tournament_standings(tournament)}
+    return pdf_render("print/standings.html", context, paper=tournament.paper_size)
