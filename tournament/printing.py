@@ -31,14 +31,14 @@ def _stylesheet_path() -> Path:
     return Path(found)
 
 
-def pdf_render(template: str, context: dict, *, paper: str) -> bytes:
+def pdf_render(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
     """Render a template to PDF with the print stylesheet and the tournament's paper size."""
     from weasyprint import CSS, HTML
 
     html = render_to_string(template, context)
     stylesheets = [
         CSS(filename=str(_stylesheet_path()), url_fetcher=_refuse_remote),
-        CSS(string=f"@page {{ size: {PAGE_SIZES.get(paper, 'letter')} portrait; }}"),
+        CSS(string=f"@page {{ size: {PAGE_SIZES.get(paper, 'letter')} {'landscape' if landscape else 'portrait'}; }}"),
     ]
     document = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_refuse_remote)
     return document.write_pdf(stylesheets=stylesheets)
@@ -118,3 +118,13 @@ def standings_pdf(tournament: Tournament) -> bytes:
 
     context = {"tournament": tournament, "event": tournament.event, "rows": tournament_standings(tournament)}
     return pdf_render("print/standings.html", context, paper=tournament.paper_size)
+
+
+def bracket_pdf(tournament: Tournament) -> bytes:
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "columns": selectors.playoff_bracket(tournament),
+        "champion": selectors.tournament_champion(tournament),
+    }
+    return pdf_render("print/bracket.html", context, paper=tournament.paper_size, landscape=True)

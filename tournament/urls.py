@@ -27,6 +27,11 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
     path("t/<slug:slug>/rounds/<int:number>/sheets.pdf", director.round_sheets_pdf, name="round_sheets_pdf"),
     path("t/<slug:slug>/standings.pdf", director.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/bracket.pdf", director.bracket_pdf, name="bracket_pdf"),
+    path("t/<slug:slug>/playoffs/", director.playoffs, name="playoffs"),
+    path("t/<slug:slug>/playoffs/seed/", director.playoffs_seed, name="playoffs_seed"),
+    path("t/<slug:slug>/playoffs/swap/", director.playoffs_swap, name="playoffs_swap"),
+    path("t/<slug:slug>/playoffs/publish/", director.playoffs_publish, name="playoffs_publish"),
     path("t/<slug:slug>/rounds/<int:number>/live/tables/", director.round_live_fragment, name="round_live_fragment"),
     path("t/<slug:slug>/rounds/<int:number>/swap/", director.round_swap, name="round_swap"),
     path("t/<slug:slug>/rounds/<int:number>/move/", director.round_move, name="round_move"),
@@ -47,6 +52,8 @@ public_patterns = [
     path("t/<slug:slug>/draw/", public.draw, name="draw"),
     path("t/<slug:slug>/draw/fragment/", public.draw_fragment, name="draw_fragment"),
     path("t/<slug:slug>/teams/<int:number>/", public.team, name="team"),
+    path("t/<slug:slug>/bracket/", public.bracket, name="bracket"),
+    path("t/<slug:slug>/bracket/fragment/", public.bracket_fragment, name="bracket_fragment"),
     path("t/<slug:slug>/projector/", public.projector, name="projector"),
 ]
 

@@ -176,3 +176,18 @@ class AnnouncementForm(forms.Form):
     hours = forms.IntegerField(
         min_value=1, max_value=96, required=False, label="Show for (hours)", help_text="Blank: until you remove it."
     )
+
+
+class PlayoffSeedForm(forms.Form):
+    teams = forms.IntegerField(
+        min_value=2, max_value=512, initial=8, label="Teams in the playoff", help_text="The top N of the standings."
+    )
+    third_place = forms.BooleanField(required=False, label="Play a third-place match (single elimination)")
+    double = forms.BooleanField(
+        required=False, label="Double elimination (a losers' bracket; the grand final is reset if its team wins)"
+    )
+
+
+class SeedSwapForm(forms.Form):
+    seed_a = forms.IntegerField(min_value=1, label="Swap seed")
+    seed_b = forms.IntegerField(min_value=1, label="with seed")

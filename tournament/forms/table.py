@@ -25,6 +25,12 @@ class VersionedForm(forms.Form):
         label="Reason for the correction",
         help_text="Needed for any change once both teams have signed.",
     )
+    confirm_knock_on = forms.BooleanField(
+        required=False,
+        label="Confirm the knock-on (director)",
+        help_text="If this changes who won a playoff match whose next match has started, the new winner takes "
+        "that place.",
+    )
 
 
 class FirstDealerForm(VersionedForm):

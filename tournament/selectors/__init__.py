@@ -312,3 +312,55 @@ def round_sheets(round_: Round) -> list[Table]:
             ),
         ).order_by("number")
     )
+
+
+@dataclass(frozen=True)
+class BracketColumn:
+    title: str
+    matches: list
+
+
+def playoff_bracket(tournament: Tournament) -> list[BracketColumn]:
+    """The bracket's matches in columns (winners' rounds, then losers' rounds, then the finals)."""
+    from tournament.models import PlayoffMatch
+
+    matches = list(
+        PlayoffMatch.objects.filter(tournament=tournament)
+        .select_related("top_team", "bottom_team", "winner", "table")
+        .order_by("bracket_round", "position")
+    )
+    columns: list[BracketColumn] = []
+    groups: dict[tuple, list] = {}
+    for match in matches:
+        groups.setdefault((match.bracket, match.bracket_round), []).append(match)
+    order = {"winners": 0, "losers": 1, "third": 2, "final": 3}
+    for (bracket, round_number), group in sorted(groups.items(), key=lambda item: (order[item[0][0]], item[0][1])):
+        if bracket == "winners":
+            title = group[0].label.rsplit(" ", 1)[0] if group[0].label[-1].isdigit() else group[0].label
+        elif bracket == "losers":
+            title = f"Losers' round {round_number}"
+        else:
+            title = group[0].label
+        columns.append(BracketColumn(title=title, matches=group))
+    return columns
+
+
+def playoff_seeds(tournament: Tournament):
+    from tournament.models import PlayoffSeed
+
+    return (
+        PlayoffSeed.objects.filter(tournament=tournament)
+        .select_related("team")
+        .prefetch_related(Prefetch("team__memberships", queryset=TeamMember.objects.select_related("player")))
+    )
+
+
+def tournament_champion(tournament: Tournament):
+    """The champion once the final is decided, else None."""
+    from tournament.models import PlayoffMatch
+    from tournament.services.playoffs import playoff_champion
+
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    finals = list(PlayoffMatch.objects.filter(tournament=tournament, bracket="final").select_related("winner"))
+    return playoff_champion(finals)

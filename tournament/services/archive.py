@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import RuleSet, ScoringError
+from scoring import bracket as brackets
 from tournament.errors import ServiceError
 from tournament.models import (
     STANDINGS_ORDERS,
@@ -21,6 +22,8 @@ from tournament.models import (
     Pair,
     Penalty,
     Player,
+    PlayoffMatch,
+    PlayoffSeed,
     Round,
     Seat,
     Seating,
@@ -31,6 +34,7 @@ from tournament.models import (
     TeamMember,
     Tournament,
 )
+from tournament.services.playoffs import playoff_resolve
 from tournament.services.recompute import table_recompute
 
 FORMAT = "bidwhist-event-archive"
@@ -77,6 +81,7 @@ def event_export(event: Event) -> dict[str, Any]:
     for tournament in event.tournaments.order_by("created_at", "pk"):
         teams = list(tournament.teams.prefetch_related("memberships").order_by("number"))
         team_numbers = {team.pk: team.number for team in teams}
+        playoff_codes = dict(tournament.playoff_matches.filter(table__isnull=False).values_list("table_id", "code"))
         rounds = []
         for round_ in tournament.rounds.order_by("number"):
             seatings = list(round_.seatings.all())
@@ -116,6 +121,7 @@ def event_export(event: Event) -> dict[str, Any]:
                         "version": table.version,
                         "first_dealer": table.first_dealer,
                         "locked_at": _time(table.locked_at),
+                        "playoff_match": playoff_codes.get(table.pk),
                         "hands": hands,
                         "rulings": [
                             _penalty(p, users)
@@ -165,6 +171,15 @@ def event_export(event: Event) -> dict[str, Any]:
                 "standings_order": tournament.standings_order,
                 "avoid_same_city_rounds": tournament.avoid_same_city_rounds,
                 "created_at": _time(tournament.created_at),
+                "playoff": {
+                    "third_place": tournament.playoff_third_place,
+                    "double": tournament.playoff_double,
+                    "published_at": _time(tournament.playoff_published_at),
+                    "seeds": [
+                        {"seed": s.seed, "team": team_numbers[s.team_id]}
+                        for s in tournament.playoff_seeds.order_by("seed")
+                    ],
+                },
                 "teams": [
                     {
                         "number": team.number,
@@ -387,6 +402,26 @@ def _import_tournament(read: _Reader, event: Event, entry, path: str, player, us
             Announcement, announcement.pk, created_at=read.field(item, "created_at", a_path, "datetime", required=False)
         )
 
+    playoff = read.mapping(entry.get("playoff"), f"{path}.playoff")
+    seeds = set()
+    for index, seed_entry in enumerate(read.items(playoff, "seeds", f"{path}.playoff")):
+        s_path = f"{path}.playoff.seeds[{index}]"
+        read.mapping(seed_entry, s_path)
+        seed = read.field(seed_entry, "seed", s_path, int, low=1, high=1024)
+        if seed in seeds:
+            read.fail(f"{s_path}.seed", f"seed {seed} appears twice")
+        seeds.add(seed)
+        PlayoffSeed.objects.create(
+            tournament=tournament, seed=seed, team=team(seed_entry.get("team"), f"{s_path}.team")
+        )
+    if seeds and seeds != set(range(1, len(seeds) + 1)):
+        read.fail(f"{path}.playoff.seeds", "the seeds must be numbered 1 to N")
+    tournament.playoff_third_place = read.field(playoff, "third_place", f"{path}.playoff", bool)
+    tournament.playoff_double = read.field(playoff, "double", f"{path}.playoff", bool)
+    tournament.playoff_published_at = read.field(playoff, "published_at", f"{path}.playoff", "datetime", required=False)
+    tournament.save(update_fields=["playoff_third_place", "playoff_double", "playoff_published_at"])
+    playoff_tables: dict[str, Table] = {}
+
     numbers = set()
     for index, round_entry in enumerate(read.items(entry, "rounds", path)):
         r_path = f"{path}.rounds[{index}]"
@@ -425,7 +460,41 @@ def _import_tournament(read: _Reader, event: Event, entry, path: str, player, us
             if table_number in table_numbers:
                 read.fail(f"{t_path}.number", f"table {table_number} appears twice")
             table_numbers.add(table_number)
-            _import_table(read, round_, table_entry, t_path, seat, player, user_pk)
+            table = _import_table(read, round_, table_entry, t_path, seat, player, user_pk)
+            code = read.field(table_entry, "playoff_match", t_path, str, required=False)
+            if code:
+                playoff_tables[code] = table
+    if tournament.playoff_published_at is not None:
+        _import_bracket(read, tournament, playoff_tables, path)
+
+
+def _import_bracket(read: _Reader, tournament: Tournament, tables: dict, path: str) -> None:
+    """Rebuild the published bracket from its seeds and options, link its tables, and resolve it."""
+    seeds = tournament.playoff_seeds.count()
+    if seeds < 2:
+        read.fail(f"{path}.playoff.seeds", "a published bracket needs at least two seeds")
+    bracket = brackets.build(seeds, double=tournament.playoff_double, third_place=tournament.playoff_third_place)
+    codes = {match.code for match in bracket.matches}
+    unknown = sorted(set(tables) - codes)
+    if unknown:
+        read.fail(f"{path}.rounds", f"tables name playoff matches this bracket does not have: {', '.join(unknown)}")
+    PlayoffMatch.objects.bulk_create(
+        PlayoffMatch(
+            tournament=tournament,
+            code=match.code,
+            bracket=match.bracket,
+            bracket_round=match.round,
+            position=match.position,
+            stage=match.stage,
+            label=match.label,
+            top_source=str(match.top),
+            bottom_source=str(match.bottom),
+            conditional=match.conditional,
+            table=tables.get(match.code),
+        )
+        for match in bracket.matches
+    )
+    playoff_resolve(tournament)
 
 
 def _import_penalty(read: _Reader, table: Table, hand: Hand | None, entry, path: str, user_pk) -> None:
@@ -448,7 +517,7 @@ def _import_penalty(read: _Reader, table: Table, hand: Hand | None, entry, path:
     _set_times(Penalty, penalty.pk, created_at=read.field(entry, "created_at", path, "datetime", required=False))
 
 
-def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, player, user_pk) -> None:
+def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, player, user_pk) -> Table:
     secret = read.field(entry, "secret", path, str)
     if not secret or Table.objects.filter(secret=secret).exists():
         read.fail(f"{path}.secret", "this table's private link is missing or already used in this database")
@@ -533,3 +602,5 @@ def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, pl
         table_recompute(table)
     except ServiceError as error:
         read.fail(path, f"the rules refuse this sheet: {error.message}")
+    table.refresh_from_db()
+    return table

@@ -18,7 +18,7 @@ def _entrants(tournament: Tournament) -> list[Team]:
 
 
 def _next_round_number(tournament: Tournament) -> int:
-    latest = tournament.rounds.order_by("-number").first()
+    latest = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).order_by("-number").first()
     if latest is None:
         return 1
     if latest.is_draft:
@@ -68,6 +68,8 @@ def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]]
 def round_draw(*, tournament: Tournament, method: str, seed: int | None = None, pairs: str = "") -> Round:
     """Draw the next qualifying round as a draft; a draft of that round is replaced."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.playoff_published_at is not None:
+        raise ServiceError("Qualifying is over: the playoff bracket is published.")
     number = _next_round_number(tournament)
     if number > tournament.qualifying_rounds:
         raise ServiceError(f"All {tournament.qualifying_rounds} qualifying rounds are drawn.")

@@ -16,6 +16,7 @@ from scoring import ScoringError
 from tournament.errors import ServiceError
 from tournament.models import Hand, Pair, Penalty, Player, Round, Seat, SheetChange, Signature, Table
 from tournament.roles import is_scorekeeper
+from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import sheet_load, sheet_score, table_recompute
 
 
@@ -108,6 +109,11 @@ def _clear_signatures(table: Table, user) -> None:
         )
 
 
+def _decided(table: Table) -> str | None:
+    """The winning side of a signed sheet, to tell whether a correction changes it."""
+    return table.winner_pair if table.signed else None
+
+
 def _rescore(table: Table) -> None:
     table_recompute(table)
     table.refresh_from_db(fields=["ns_total", "ew_total", "hands_played", "complete"])
@@ -193,7 +199,9 @@ def _next_sequence(table: Table) -> int:
 
 
 @transaction.atomic
-def table_first_dealer_set(*, table: Table, version: int, seat: str, user=None, reason: str = "") -> Table:
+def table_first_dealer_set(
+    *, table: Table, version: int, seat: str, user=None, reason: str = "", confirm_knock_on: bool = False
+) -> Table:
     """Name the seat dealt the first diamond: the first dealer of the round."""
     table = _locked_table(table, version)
     correction = _may_change(table, user, reason)
@@ -217,10 +225,13 @@ def table_first_dealer_set(*, table: Table, version: int, seat: str, user=None, 
 
 
 @transaction.atomic
-def hand_record(*, table: Table, version: int, entry: HandEntry, user=None, reason: str = "") -> Hand:
+def hand_record(
+    *, table: Table, version: int, entry: HandEntry, user=None, reason: str = "", confirm_knock_on: bool = False
+) -> Hand:
     """Enter the next played hand; the engine scores it and the whole sheet."""
     table = _locked_table(table, version)
     correction = _may_change(table, user, reason)
+    winner_before = _decided(table)
     entry = _checked_entry(table, entry)
     if not table.first_dealer:
         table.first_dealer = entry.dealer
@@ -243,6 +254,7 @@ def hand_record(*, table: Table, version: int, entry: HandEntry, user=None, reas
         correction=correction,
         after=hand_snapshot(hand),
     )
+    playoff_after_change(table, winner_before=winner_before, user=user, confirm_knock_on=confirm_knock_on)
     return hand
 
 
@@ -303,10 +315,13 @@ def _user(user):
 
 
 @transaction.atomic
-def hand_update(*, hand: Hand, version: int, entry: HandEntry, user=None, reason: str = "") -> Hand:
+def hand_update(
+    *, hand: Hand, version: int, entry: HandEntry, user=None, reason: str = "", confirm_knock_on: bool = False
+) -> Hand:
     """Change a played hand; everything after it is rescored."""
     table = _locked_table(hand.table, version)
     correction = _may_change(table, user, reason)
+    winner_before = _decided(table)
     hand = Hand.objects.get(pk=hand.pk, table=table)
     if not hand.bid_level:
         raise ServiceError("A re-deal has no bid to change: remove it instead.")
@@ -334,14 +349,16 @@ def hand_update(*, hand: Hand, version: int, entry: HandEntry, user=None, reason
         before=before,
         after=after,
     )
+    playoff_after_change(table, winner_before=winner_before, user=user, confirm_knock_on=confirm_knock_on)
     return hand
 
 
 @transaction.atomic
-def hand_remove(*, hand: Hand, version: int, user=None, reason: str = "") -> None:
+def hand_remove(*, hand: Hand, version: int, user=None, reason: str = "", confirm_knock_on: bool = False) -> None:
     """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up."""
     table = _locked_table(hand.table, version)
     correction = _may_change(table, user, reason)
+    winner_before = _decided(table)
     hand = Hand.objects.get(pk=hand.pk, table=table)
     before = hand_snapshot(hand)
     label = f"hand {hand.hand_number}" if hand.counts else f"re-deal of hand {hand.hand_number}"
@@ -363,6 +380,7 @@ def hand_remove(*, hand: Hand, version: int, user=None, reason: str = "") -> Non
         correction=correction,
         before={**before, "penalties": penalties},
     )
+    playoff_after_change(table, winner_before=winner_before, user=user, confirm_knock_on=confirm_knock_on)
 
 
 @transaction.atomic
@@ -378,10 +396,12 @@ def penalty_add(
     points: int = 0,
     reason: str = "",
     user=None,
+    confirm_knock_on: bool = False,
 ) -> Penalty:
     """Record a penalty from the rule sheet; its points come from the tournament's rule set."""
     table = _locked_table(table, version)
     correction = _may_change(table, user, reason)
+    winner_before = _decided(table)
     if kind not in Penalty.Kind.values:
         raise ServiceError("Choose the offence.", field="kind")
     if team not in Pair.values:
@@ -431,6 +451,7 @@ def penalty_add(
         correction=correction,
         after=_penalty_snapshot(penalty),
     )
+    playoff_after_change(table, winner_before=winner_before, user=user, confirm_knock_on=confirm_knock_on)
     return penalty
 
 
@@ -446,10 +467,13 @@ def _penalty_snapshot(penalty: Penalty) -> dict:
 
 
 @transaction.atomic
-def penalty_remove(*, penalty: Penalty, version: int, user=None, reason: str = "") -> None:
+def penalty_remove(
+    *, penalty: Penalty, version: int, user=None, reason: str = "", confirm_knock_on: bool = False
+) -> None:
     """Undo a penalty; the sheet is rescored without it."""
     table = _locked_table(penalty.table, version)
     correction = _may_change(table, user, reason)
+    winner_before = _decided(table)
     penalty = Penalty.objects.select_related("hand").get(pk=penalty.pk, table=table)
     if penalty.kind == Penalty.Kind.DIRECTOR_RULING and (user is None or not is_scorekeeper(user)):
         raise ServiceError("Only the tournament director or scorekeeper can undo a ruling.")
@@ -477,6 +501,7 @@ def penalty_remove(*, penalty: Penalty, version: int, user=None, reason: str = "
         correction=correction,
         before=before,
     )
+    playoff_after_change(table, winner_before=winner_before, user=user, confirm_knock_on=confirm_knock_on)
 
 
 @transaction.atomic
@@ -503,4 +528,5 @@ def sheet_sign(*, table: Table, version: int, pair: str, player: Player, user=No
         table.save(update_fields=["locked_at"])
         summary += "; both teams signed, the sheet is locked"
     _record(table, SheetChange.Action.SIGNED, summary, user=user)
+    playoff_after_change(table, winner_before=None, user=user, confirm_knock_on=False)
     return signature

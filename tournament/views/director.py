@@ -14,6 +14,7 @@ from tournament import forms, printing, selectors
 from tournament.errors import ImportRejected, ServiceError
 from tournament.roles import is_director
 from tournament.services import archive, draws, events, teams
+from tournament.services import playoffs as playoffs_service
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import TeamTable
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -552,3 +553,76 @@ def announcement_remove(request, slug, pk):
     events.announcement_remove(announcement=announcement)
     messages.success(request, "Announcement removed.")
     return redirect("director:announcements", slug=tournament.slug)
+
+
+@director_required
+def playoffs(request, slug):
+    tournament = selectors.tournament_get(slug)
+    published = tournament.playoff_published_at is not None
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "published": published,
+        "seeds": list(selectors.playoff_seeds(tournament)),
+        "problems": [] if published else playoffs_service.qualifying_problems(tournament),
+        "seed_form": forms.PlayoffSeedForm(
+            initial={"third_place": tournament.playoff_third_place, "double": tournament.playoff_double}
+        ),
+        "swap_form": forms.SeedSwapForm(),
+        "columns": selectors.playoff_bracket(tournament) if published else [],
+        "champion": selectors.tournament_champion(tournament),
+    }
+    return render(request, "director/playoffs.html", context)
+
+
+@require_POST
+@director_required
+def playoffs_seed(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.PlayoffSeedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the number of teams in the playoff (2 or more).")
+    else:
+        try:
+            seeds = playoffs_service.playoff_seed(tournament=tournament, **form.cleaned_data)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.")
+    return redirect("director:playoffs", slug=tournament.slug)
+
+
+@require_POST
+@director_required
+def playoffs_swap(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.SeedSwapForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the two seeds to swap.")
+    else:
+        try:
+            playoffs_service.playoff_seeds_swap(tournament=tournament, **form.cleaned_data)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, "Seeds swapped.")
+    return redirect("director:playoffs", slug=tournament.slug)
+
+
+@require_POST
+@director_required
+def playoffs_publish(request, slug):
+    tournament = selectors.tournament_get(slug)
+    try:
+        playoffs_service.playoff_publish(tournament=tournament)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Bracket published: the first matches' tables and links are open.")
+    return redirect("director:playoffs", slug=tournament.slug)
+
+
+@scorekeeper_required
+def bracket_pdf(request, slug):
+    tournament = selectors.tournament_get(slug)
+    return _pdf_response(printing.bracket_pdf(tournament), f"{tournament.slug}-bracket.pdf")

@@ -30,6 +30,8 @@ def tournament_home(request, slug):
         announcements=selectors.announcements_active(tournament),
         current=current,
         live=selectors.round_is_live(current),
+        champion=selectors.tournament_champion(tournament),
+        has_bracket=tournament.playoff_published_at is not None,
     )
     return render(request, "public/tournament.html", context)
 
@@ -92,4 +94,24 @@ def projector(request, slug):
     tournament = selectors.tournament_public(slug)
     context = _draw_context(request, tournament)
     context["table"] = _standings_table(request, tournament, link_teams=False)
+    context.update(_bracket_context(tournament))
     return render(request, "public/projector.html", context)
+
+
+def _bracket_context(tournament):
+    return _tournament_context(
+        tournament,
+        columns=selectors.playoff_bracket(tournament),
+        champion=selectors.tournament_champion(tournament),
+        live=tournament.status == tournament.Status.PLAYOFFS,
+    )
+
+
+def bracket(request, slug):
+    tournament = selectors.tournament_public(slug)
+    return render(request, "public/bracket.html", _bracket_context(tournament))
+
+
+def bracket_fragment(request, slug):
+    tournament = selectors.tournament_public(slug)
+    return render(request, "public/_bracket.html", _bracket_context(tournament))

@@ -173,6 +173,7 @@ def hand_add(request, secret):
                 entry=_entry(data),
                 user=_user(request),
                 reason=data["reason"],
+                confirm_knock_on=data["confirm_knock_on"],
             )
         except StaleSheet as error:
             return _stale(request, secret, error)
@@ -221,7 +222,12 @@ def hand_edit(request, secret, sequence):
         data = form.cleaned_data
         try:
             sheets.hand_update(
-                hand=hand, version=data["version"], entry=_entry(data), user=_user(request), reason=data["reason"]
+                hand=hand,
+                version=data["version"],
+                entry=_entry(data),
+                user=_user(request),
+                reason=data["reason"],
+                confirm_knock_on=data["confirm_knock_on"],
             )
         except StaleSheet as error:
             return _stale(request, secret, error)
@@ -242,7 +248,11 @@ def hand_remove(request, secret, sequence):
     if form.is_valid():
         try:
             sheets.hand_remove(
-                hand=hand, version=form.cleaned_data["version"], user=_user(request), reason=form.cleaned_data["reason"]
+                hand=hand,
+                version=form.cleaned_data["version"],
+                user=_user(request),
+                reason=form.cleaned_data["reason"],
+                confirm_knock_on=form.cleaned_data["confirm_knock_on"],
             )
         except StaleSheet as error:
             return _stale(request, secret, error)
@@ -302,6 +312,7 @@ def penalty_add(request, secret):
                 points=data["points"] or 0,
                 reason=data["reason"],
                 user=_user(request),
+                confirm_knock_on=data["confirm_knock_on"],
             )
         except StaleSheet as error:
             return _stale(request, secret, error)
@@ -325,6 +336,7 @@ def penalty_remove(request, secret, penalty_id):
                 version=form.cleaned_data["version"],
                 user=_user(request),
                 reason=form.cleaned_data["reason"],
+                confirm_knock_on=form.cleaned_data["confirm_knock_on"],
             )
         except StaleSheet as error:
             return _stale(request, secret, error)

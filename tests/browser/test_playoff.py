@@ -1,0 +1,53 @@
+"""A director goes from signed qualifying to a champion in the browser; players follow the bracket."""
+
+import re
+
+from django.contrib.auth import get_user_model
+
+from tournament.roles import DIRECTORS, role_groups_ensure
+from tournament.services.draws import round_draw, round_publish
+
+
+def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournament, make_teams, sheet):
+    tournament.qualifying_rounds = 1
+    tournament.save()
+    make_teams(tournament, 4)
+    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    for table in round_1.tables.all():
+        sheet.play(table, "NS")
+    director = get_user_model().objects.create_user("td", password="a-long-director-password", is_staff=True)
+    director.groups.add(role_groups_ensure()[DIRECTORS])
+    login("td", "a-long-director-password")
+
+    phone.goto(f"/manage/t/{tournament.slug}/")
+    phone.get_by_role("link", name="Playoffs").click()
+    phone.fill("#id_teams", "2")
+    phone.get_by_role("button", name="Seed the top teams").click()
+    assert phone.get_by_text("Top 2 seeded").is_visible()
+    phone.get_by_role("button", name="Publish the bracket").click()
+    assert phone.get_by_text("Bracket published").is_visible()
+    phone.get_by_role("link", name="Open table 1").click()
+
+    first = phone.locator("#first-dealer-form")
+    first.locator("[data-field=seat] label").first.click()
+    first.get_by_role("button", name="This seat deals first").click()
+    for bidder, books in ((0, 9), (1, 7), (0, 8), (1, 7)):
+        form = phone.locator("#hand-form")
+        form.locator("[data-field=bidder] label").nth(bidder).click()
+        form.locator("[data-field=level] label").nth(0).click()
+        form.locator("[data-field=kind] label").nth(0).click()
+        form.locator("[data-field=suit] label").nth(0).click()
+        form.locator("[data-field=books] label").nth(books).click()
+        phone.wait_for_selector("#hand-preview .preview-box")
+        form.locator("#hand-submit").click()
+        phone.wait_for_selector(".message-success")
+    for side in ("North–South", "East–West"):
+        form = phone.locator("form.sign-form", has_text=side)
+        form.locator("[data-field=player] label").first.click()
+        form.get_by_role("button", name=f"Sign for {side}").click()
+    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+
+    phone.goto(f"/t/{tournament.slug}/bracket/")
+    assert phone.get_by_text(re.compile(r"Champion: #1 ")).is_visible()
+    phone.goto(f"/t/{tournament.slug}/")
+    assert phone.get_by_role("heading", name="Champion").is_visible()

@@ -1,0 +1,106 @@
+import pytest
+
+from scoring.bracket import Source, build, double_elimination, seed_order, single_elimination
+
+SIZES = range(2, 65)
+
+
+def seeds_in(bracket):
+    return sorted(s.value for m in bracket.matches for s in (m.top, m.bottom) if s.kind == "seed")
+
+
+def test_standard_seeding_for_eight():
+    assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    assert [(m.top.value, m.bottom.value) for m in single_elimination(8).matches[:4]] == [
+        (1, 8),
+        (4, 5),
+        (2, 7),
+        (3, 6),
+    ]
+
+
+@pytest.mark.parametrize("size", [2, 4, 8, 16, 32, 64])
+def test_top_seeds_are_spread_so_one_and_two_meet_only_in_the_final(size):
+    order = seed_order(size)
+    blocks = 2
+    while blocks <= size:
+        block = size // blocks
+        quarter = {order.index(seed) // block for seed in range(1, blocks + 1)}
+        assert len(quarter) == blocks, f"seeds 1..{blocks} must land in different {block}-slot sections"
+        blocks *= 2
+
+
+@pytest.mark.parametrize("teams", SIZES)
+def test_single_elimination(teams):
+    bracket = single_elimination(teams)
+    size = bracket.size
+    assert size >= teams > size // 2 or teams == size == 2
+    assert len(bracket.matches) == teams - 1
+    assert seeds_in(bracket) == list(range(1, teams + 1)), "each seed exactly once"
+    byes = size - teams
+    first_round = [m for m in bracket.matches if m.round == 1]
+    in_first = {s.value for m in first_round for s in (m.top, m.bottom)}
+    assert in_first.isdisjoint(range(1, byes + 1)), "the top seeds get the byes"
+    for match in bracket.matches:
+        for side in (match.top, match.bottom):
+            if side.kind == "seed":
+                assert match.round <= 2, "byes only in the first round: every seed plays by round 2"
+                if match.round == 2:
+                    assert side.value <= byes
+    final = bracket.final
+    assert final.round == size.bit_length() - 1
+    halves = [set(), set()]
+    order = seed_order(size)
+    for index, seed in enumerate(order):
+        halves[index * 2 // size].add(seed)
+    assert (1 in halves[0]) != (2 in halves[0]), "1 and 2 can meet only in the final"
+
+
+@pytest.mark.parametrize("teams", SIZES)
+def test_single_elimination_with_a_third_place_match(teams):
+    bracket = single_elimination(teams, third_place=True)
+    # Both semifinals must be played: with three teams the top seed's bye leaves no third-place match.
+    expected = teams - 1 + (1 if teams >= 4 else 0)
+    assert len(bracket.matches) == expected and bracket.third_place == (teams >= 4)
+    if teams >= 4:
+        third = next(m for m in bracket.matches if m.code == "3P")
+        semis = {m.code for m in bracket.matches if m.round == bracket.final.round - 1 and m.bracket == "winners"}
+        assert {third.top.value, third.bottom.value} <= semis and third.top.kind == "loser"
+
+
+@pytest.mark.parametrize("teams", SIZES)
+def test_double_elimination(teams):
+    bracket = double_elimination(teams)
+    assert seeds_in(bracket) == list(range(1, teams + 1))
+    always = [m for m in bracket.matches if not m.conditional]
+    assert len(always) == 2 * teams - 2
+    assert len(bracket.matches) == 2 * teams - 1
+    reset = [m for m in bracket.matches if m.conditional]
+    assert [m.code for m in reset] == ["GF2"] and reset[0].top == Source("winner", "GF")
+    sources = [s for m in bracket.matches for s in (m.top, m.bottom)]
+    codes = {m.code for m in bracket.matches}
+    for source in sources:
+        if source.kind in ("winner", "loser"):
+            assert source.value in codes, "every side comes from a real match"
+    losses = {}
+    for source in sources:
+        if source.kind == "loser":
+            losses[source.value] = losses.get(source.value, 0) + 1
+    assert all(count == 1 for count in losses.values()), "a loser drops into one place only"
+
+
+@pytest.mark.parametrize("teams", SIZES)
+def test_stages_follow_the_matches_they_wait_for(teams):
+    for bracket in (single_elimination(teams, third_place=True), double_elimination(teams)):
+        stage = {m.code: m.stage for m in bracket.matches}
+        for match in bracket.matches:
+            for side in (match.top, match.bottom):
+                if side.kind in ("winner", "loser"):
+                    assert stage[side.value] < match.stage
+
+
+def test_build_and_source_text():
+    assert build(4, double=True).double and not build(4).double
+    assert Source.parse("seed:3") == Source("seed", 3) and str(Source("winner", "W1-1")) == "winner:W1-1"
+    with pytest.raises(ValueError):
+        build(1)

@@ -1,0 +1,78 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournament import selectors
+from tournament.errors import ServiceError
+from tournament.models import Tournament
+from tournament.services.playoffs import playoff_publish, playoff_seed
+
+
+class Command(BaseCommand):
+    help = (
+        "Seed a tournament's playoff from the standings (--seed N, once qualifying is signed) and publish the "
+        "bracket (--publish), or print the bracket as it stands (--format json for a machine-readable copy)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("tournament_slug")
+        parser.add_argument("--seed", type=int, dest="teams", help="seed the top N teams of the standings")
+        parser.add_argument("--third-place", action="store_true", help="with a third-place match")
+        parser.add_argument("--double", action="store_true", help="double elimination")
+        parser.add_argument("--publish", action="store_true", help="publish the bracket: the first tables open")
+        parser.add_argument("--format", choices=["text", "json"], default="text", dest="output")
+
+    def handle(self, *args, tournament_slug, teams, third_place, double, publish, output, **options):
+        tournament = Tournament.objects.filter(slug=tournament_slug).select_related("event").first()
+        if tournament is None:
+            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+        try:
+            if teams is not None:
+                playoff_seed(tournament=tournament, teams=teams, third_place=third_place, double=double)
+            if publish:
+                playoff_publish(tournament=tournament)
+        except ServiceError as error:
+            raise CommandError(error.message) from None
+        tournament.refresh_from_db()
+        seeds = [(s.seed, s.team) for s in selectors.playoff_seeds(tournament)]
+        matches = [match for column in selectors.playoff_bracket(tournament) for match in column.matches]
+        champion = selectors.tournament_champion(tournament)
+        if output == "json":
+            team = lambda t: {"number": t.number, "name": t.display_name} if t else None  # noqa: E731
+            data = {
+                "tournament": tournament.slug,
+                "published": tournament.playoff_published_at is not None,
+                "double_elimination": tournament.playoff_double,
+                "third_place": tournament.playoff_third_place,
+                "seeds": [{"seed": number, "team": team(t)} for number, t in seeds],
+                "matches": [
+                    {
+                        "code": m.code,
+                        "label": m.label,
+                        "bracket": m.bracket,
+                        "round": m.bracket_round,
+                        "stage": m.stage,
+                        "top": m.top_source,
+                        "bottom": m.bottom_source,
+                        "top_team": team(m.top_team),
+                        "bottom_team": team(m.bottom_team),
+                        "table": m.table.number if m.table else None,
+                        "winner": team(m.winner),
+                        "conditional": m.conditional,
+                        "not_needed": m.not_needed,
+                    }
+                    for m in matches
+                ],
+                "champion": team(champion),
+            }
+            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        for number, t in seeds:
+            self.stdout.write(f"seed {number}: #{t.number} {t.display_name}")
+        for m in matches:
+            top = f"#{m.top_team.number}" if m.top_team else m.top_source
+            bottom = f"#{m.bottom_team.number}" if m.bottom_team else m.bottom_source
+            result = f" -> #{m.winner.number}" if m.winner else (" (not needed)" if m.not_needed else "")
+            self.stdout.write(f"{m.code:5} {m.label}: {top} v {bottom}{result}")
+        if champion:
+            self.stdout.write(f"champion: #{champion.number} {champion.display_name}")

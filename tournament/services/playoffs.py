@@ -1,0 +1,264 @@
+"""From closed qualifying to a champion: seeding, the bracket, and each match's table as teams advance."""
+
+import re
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring import bracket as brackets
+from tournament.errors import ServiceError
+from tournament.models import Pair, PlayoffMatch, PlayoffSeed, Round, Seating, Table, Team, Tournament
+from tournament.roles import is_director
+
+
+def qualifying_problems(tournament: Tournament) -> list[str]:
+    """What must happen before the playoff can be seeded, in words for the director."""
+    problems = []
+    rounds = list(tournament.rounds.filter(kind=Round.Kind.QUALIFYING).order_by("number"))
+    if not any(r.status != Round.Status.DRAFT for r in rounds):
+        problems.append("No qualifying round has been played.")
+    for round_ in rounds:
+        if round_.status == Round.Status.DRAFT:
+            problems.append(f"Round {round_.number} is a draft: publish or discard it.")
+    unsigned = (
+        Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.QUALIFYING, locked_at__isnull=True)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    for table in unsigned:
+        problems.append(f"Round {table.round.number}, table {table.number} is not signed.")
+    return problems
+
+
+def _check_not_published(tournament: Tournament) -> None:
+    if tournament.playoff_published_at is not None:
+        raise ServiceError("The bracket is published; the seeds can no longer change.")
+
+
+@transaction.atomic
+def playoff_seed(*, tournament: Tournament, teams: int, third_place: bool = False, double: bool = False) -> list:
+    """Seed the top teams of the standings 1..N as a draft the director can still change."""
+    from tournament.selectors.standings import tournament_standings
+
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_not_published(tournament)
+    problems = qualifying_problems(tournament)
+    if problems:
+        raise ServiceError("Qualifying is not over: " + " ".join(problems))
+    ranked = [row.team for row in tournament_standings(tournament) if not row.team.withdrawn]
+    if teams < 2:
+        raise ServiceError("A playoff needs at least two teams.", field="teams")
+    if teams > len(ranked):
+        raise ServiceError(f"Only {len(ranked)} teams can play the playoff.", field="teams")
+    tournament.playoff_seeds.all().delete()
+    seeds = PlayoffSeed.objects.bulk_create(
+        PlayoffSeed(tournament=tournament, seed=number, team=team)
+        for number, team in enumerate(ranked[:teams], start=1)
+    )
+    tournament.playoff_third_place = third_place and not double
+    tournament.playoff_double = double
+    tournament.save(update_fields=["playoff_third_place", "playoff_double"])
+    return seeds
+
+
+@transaction.atomic
+def playoff_seeds_swap(*, tournament: Tournament, seed_a: int, seed_b: int) -> None:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_not_published(tournament)
+    seeds = {s.seed: s for s in tournament.playoff_seeds.filter(seed__in=[seed_a, seed_b])}
+    for field, number in (("seed_a", seed_a), ("seed_b", seed_b)):
+        if number not in seeds:
+            raise ServiceError(f"There is no seed {number}.", field=field)
+    if seed_a == seed_b:
+        raise ServiceError("Choose two different seeds.", field="seed_b")
+    first, second = seeds[seed_a], seeds[seed_b]
+    team_a, team_b = first.team_id, second.team_id
+    PlayoffSeed.objects.filter(pk__in=[first.pk, second.pk]).delete()
+    PlayoffSeed.objects.bulk_create(
+        [
+            PlayoffSeed(tournament=tournament, seed=seed_a, team_id=team_b),
+            PlayoffSeed(tournament=tournament, seed=seed_b, team_id=team_a),
+        ]
+    )
+
+
+@transaction.atomic
+def playoff_publish(*, tournament: Tournament) -> list[PlayoffMatch]:
+    """Fix the bracket: its matches exist, and the first ones get their tables and links."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _check_not_published(tournament)
+    seeds = list(tournament.playoff_seeds.all())
+    if len(seeds) < 2:
+        raise ServiceError("Seed the playoff first.")
+    bracket = brackets.build(len(seeds), double=tournament.playoff_double, third_place=tournament.playoff_third_place)
+    matches = PlayoffMatch.objects.bulk_create(
+        PlayoffMatch(
+            tournament=tournament,
+            code=match.code,
+            bracket=match.bracket,
+            bracket_round=match.round,
+            position=match.position,
+            stage=match.stage,
+            label=match.label,
+            top_source=str(match.top),
+            bottom_source=str(match.bottom),
+            conditional=match.conditional,
+        )
+        for match in bracket.matches
+    )
+    tournament.status = Tournament.Status.PLAYOFFS
+    tournament.playoff_published_at = timezone.now()
+    tournament.save(update_fields=["status", "playoff_published_at"])
+    playoff_resolve(tournament)
+    return matches
+
+
+_NUMBERED = re.compile(r"( \d+|, match \d+)$")
+
+
+def _stage_round(tournament: Tournament, stage: int, labels: list[str]) -> Round:
+    base = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).aggregate(last=Max("number"))["last"] or 0
+    number = max(base, tournament.qualifying_rounds) + stage
+    names = list(dict.fromkeys(_NUMBERED.sub("", label) for label in labels))
+    round_, _ = Round.objects.get_or_create(
+        tournament=tournament,
+        number=number,
+        defaults={
+            "kind": Round.Kind.PLAYOFF,
+            "status": Round.Status.PUBLISHED,
+            "method": Round.Method.MANUAL,
+            "label": " · ".join(names)[:60],
+            "published_at": timezone.now(),
+        },
+    )
+    return round_
+
+
+def _open_table(tournament: Tournament, match: PlayoffMatch, labels: list[str]) -> Table:
+    round_ = _stage_round(tournament, match.stage, labels)
+    number = (round_.tables.aggregate(last=Max("number"))["last"] or 0) + 1
+    table = Table.objects.create(round=round_, number=number, sitting_pair=Pair.NORTH_SOUTH)
+    Seating.objects.bulk_create(
+        [
+            Seating(round=round_, team=match.top_team, table=table, pair=Pair.NORTH_SOUTH),
+            Seating(round=round_, team=match.bottom_team, table=table, pair=Pair.EAST_WEST),
+        ]
+    )
+    return table
+
+
+def _seat_teams(table: Table, top: Team, bottom: Team) -> None:
+    """After a confirmed knock-on, the corrected winner takes the place at the next match's table."""
+    for pair, team in ((Pair.NORTH_SOUTH, top), (Pair.EAST_WEST, bottom)):
+        Seating.objects.filter(table=table, pair=pair).exclude(team=team).update(team=team)
+
+
+def playoff_resolve(tournament: Tournament) -> Team | None:
+    """Work out every match's teams and result from the seeds and the signed sheets.
+
+    Opens a table for each match whose two teams are known, and returns the champion once decided.
+    Idempotent: run after anything that can change a playoff result.
+    """
+    seeds = {s.seed: s.team for s in tournament.playoff_seeds.select_related("team")}
+    matches = list(
+        tournament.playoff_matches.select_related("table", "top_team", "bottom_team").order_by("stage", "code")
+    )
+    by_stage: dict[int, list[str]] = {}
+    for match in matches:
+        by_stage.setdefault(match.stage, []).append(match.label)
+    results: dict[str, tuple[Team | None, Team | None]] = {}
+
+    def team_from(source_text: str) -> Team | None:
+        source = brackets.Source.parse(source_text)
+        if source.kind == "seed":
+            return seeds.get(source.value)
+        winner, loser = results.get(source.value, (None, None))
+        return winner if source.kind == "winner" else loser
+
+    for match in matches:
+        top, bottom = team_from(match.top_source), team_from(match.bottom_source)
+        match.not_needed = False
+        if match.conditional:
+            first_final = next(m for m in matches if m.code == brackets.Source.parse(match.top_source).value)
+            if first_final.winner is not None and first_final.winner_id == first_final.top_team_id:
+                match.not_needed = True
+                top = bottom = None
+        match.top_team, match.bottom_team = top, bottom
+        winner = loser = None
+        if top is not None and bottom is not None:
+            if match.table is None:
+                match.table = _open_table(tournament, match, by_stage[match.stage])
+            else:
+                _seat_teams(match.table, top, bottom)
+            table = match.table
+            if table.locked_at is not None and table.winner_pair is not None:
+                winner, loser = (top, bottom) if table.winner_pair == Pair.NORTH_SOUTH else (bottom, top)
+        match.winner, match.loser = winner, loser
+        results[match.code] = (winner, loser)
+    PlayoffMatch.objects.bulk_update(matches, ["top_team", "bottom_team", "table", "winner", "loser", "not_needed"])
+    champion = playoff_champion(matches)
+    status = Tournament.Status.FINISHED if champion else Tournament.Status.PLAYOFFS
+    if tournament.status != status:
+        tournament.status = status
+        Tournament.objects.filter(pk=tournament.pk).update(status=status)
+    return champion
+
+
+def playoff_champion(matches: list[PlayoffMatch]) -> Team | None:
+    """The winner of the final; in double elimination the reset decides when it is played."""
+    finals = {m.code: m for m in matches if m.bracket == PlayoffMatch.Bracket.FINAL}
+    if "GF" in finals:
+        reset = finals.get("GF2")
+        if reset is not None and reset.not_needed:
+            return finals["GF"].winner
+        return reset.winner if reset is not None else None
+    final = next(iter(finals.values()), None)
+    return final.winner if final else None
+
+
+def _dependents(match: PlayoffMatch) -> list[PlayoffMatch]:
+    return list(
+        PlayoffMatch.objects.filter(tournament_id=match.tournament_id)
+        .filter(top_source__in=[f"winner:{match.code}", f"loser:{match.code}"])
+        .select_related("table")
+        | PlayoffMatch.objects.filter(tournament_id=match.tournament_id)
+        .filter(bottom_source__in=[f"winner:{match.code}", f"loser:{match.code}"])
+        .select_related("table")
+    )
+
+
+def playoff_after_change(table: Table, *, winner_before: str | None, user, confirm_knock_on: bool) -> None:
+    """Carry a change to a playoff sheet through the bracket; refuse an unconfirmed knock-on.
+
+    A correction that changes a signed match's winner after the next match started needs a director's
+    confirmation; one that leaves such a match undecided is refused outright.
+    """
+    if table.round.kind != Round.Kind.PLAYOFF:
+        return
+    match = PlayoffMatch.objects.filter(table=table).first()
+    if match is None:
+        return
+    table.refresh_from_db()
+    winner_after = table.winner_pair if table.locked_at is not None else None
+    if winner_after != winner_before:
+        started = [
+            dependent
+            for dependent in _dependents(match)
+            if dependent.table is not None and (dependent.table.hands_played or dependent.table.locked_at)
+        ]
+        if started:
+            names = ", ".join(dependent.label for dependent in started)
+            if winner_after is None:
+                raise ServiceError(
+                    f"This change leaves {match.label} undecided, but {names} has started. Enter the deciding "
+                    "hand in the same correction."
+                )
+            if not (confirm_knock_on and user is not None and is_director(user)):
+                raise ServiceError(
+                    f"This correction changes the winner of {match.label}, and {names} has started. "
+                    "A director must confirm the knock-on: the new winner takes that place.",
+                    field="confirm_knock_on",
+                )
+    playoff_resolve(table.round.tournament)
