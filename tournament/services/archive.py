@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import RuleSet, ScoringError
-from scoring import bracket as brackets
 from tournament.errors import ServiceError
 from tournament.models import (
     STANDINGS_ORDERS,
@@ -22,7 +21,6 @@ from tournament.models import (
     Pair,
     Penalty,
     Player,
-    PlayoffMatch,
     PlayoffSeed,
     Round,
     Seat,
@@ -34,7 +32,7 @@ from tournament.models import (
     TeamMember,
     Tournament,
 )
-from tournament.services.playoffs import playoff_resolve
+from tournament.services.playoffs import playoff_matches_create, playoff_resolve
 from tournament.services.recompute import table_recompute
 
 FORMAT = "bidwhist-event-archive"
@@ -473,27 +471,10 @@ def _import_bracket(read: _Reader, tournament: Tournament, tables: dict, path: s
     seeds = tournament.playoff_seeds.count()
     if seeds < 2:
         read.fail(f"{path}.playoff.seeds", "a published bracket needs at least two seeds")
-    bracket = brackets.build(seeds, double=tournament.playoff_double, third_place=tournament.playoff_third_place)
-    codes = {match.code for match in bracket.matches}
-    unknown = sorted(set(tables) - codes)
-    if unknown:
-        read.fail(f"{path}.rounds", f"tables name playoff matches this bracket does not have: {', '.join(unknown)}")
-    PlayoffMatch.objects.bulk_create(
-        PlayoffMatch(
-            tournament=tournament,
-            code=match.code,
-            bracket=match.bracket,
-            bracket_round=match.round,
-            position=match.position,
-            stage=match.stage,
-            label=match.label,
-            top_source=str(match.top),
-            bottom_source=str(match.bottom),
-            conditional=match.conditional,
-            table=tables.get(match.code),
-        )
-        for match in bracket.matches
-    )
+    try:
+        playoff_matches_create(tournament, seeds, tables)
+    except ServiceError as error:
+        read.fail(f"{path}.rounds", error.message)
     playoff_resolve(tournament)
 
 

@@ -92,8 +92,22 @@ def playoff_publish(*, tournament: Tournament) -> list[PlayoffMatch]:
     seeds = list(tournament.playoff_seeds.all())
     if len(seeds) < 2:
         raise ServiceError("Seed the playoff first.")
-    bracket = brackets.build(len(seeds), double=tournament.playoff_double, third_place=tournament.playoff_third_place)
-    matches = PlayoffMatch.objects.bulk_create(
+    matches = playoff_matches_create(tournament, len(seeds))
+    tournament.status = Tournament.Status.PLAYOFFS
+    tournament.playoff_published_at = timezone.now()
+    tournament.save(update_fields=["status", "playoff_published_at"])
+    playoff_resolve(tournament)
+    return matches
+
+
+def playoff_matches_create(tournament: Tournament, teams: int, tables: dict[str, Table] | None = None) -> list:
+    """The bracket's matches for the tournament's options; ``tables`` links imported sheets by match code."""
+    bracket = brackets.build(teams, double=tournament.playoff_double, third_place=tournament.playoff_third_place)
+    tables = tables or {}
+    unknown = sorted(set(tables) - {match.code for match in bracket.matches})
+    if unknown:
+        raise ServiceError(f"tables name playoff matches this bracket does not have: {', '.join(unknown)}")
+    return PlayoffMatch.objects.bulk_create(
         PlayoffMatch(
             tournament=tournament,
             code=match.code,
@@ -105,14 +119,10 @@ def playoff_publish(*, tournament: Tournament) -> list[PlayoffMatch]:
             top_source=str(match.top),
             bottom_source=str(match.bottom),
             conditional=match.conditional,
+            table=tables.get(match.code),
         )
         for match in bracket.matches
     )
-    tournament.status = Tournament.Status.PLAYOFFS
-    tournament.playoff_published_at = timezone.now()
-    tournament.save(update_fields=["status", "playoff_published_at"])
-    playoff_resolve(tournament)
-    return matches
 
 
 _NUMBERED = re.compile(r"( \d+|, match \d+)$")

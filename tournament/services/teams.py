@@ -24,13 +24,19 @@ class PlayerEntry:
         return PlayerEntry(" ".join(self.name.split()), " ".join(self.city.split()), self.phone.strip())
 
 
-def _player_find_or_create(tournament: Tournament, entry: PlayerEntry) -> Player:
+def _player_found(tournament: Tournament, entry: PlayerEntry) -> Player | None:
+    """The event's player of that name and city (letter case aside), with a newly given phone kept."""
     player = Player.objects.filter(event=tournament.event, name__iexact=entry.name, city__iexact=entry.city).first()
-    if player is None:
-        return Player.objects.create(event=tournament.event, name=entry.name, city=entry.city, phone=entry.phone)
-    if entry.phone and player.phone != entry.phone:
+    if player is not None and entry.phone and player.phone != entry.phone:
         player.phone = entry.phone
         player.save(update_fields=["phone"])
+    return player
+
+
+def _player_find_or_create(tournament: Tournament, entry: PlayerEntry) -> Player:
+    player = _player_found(tournament, entry)
+    if player is None:
+        return Player.objects.create(event=tournament.event, name=entry.name, city=entry.city, phone=entry.phone)
     return player
 
 
@@ -129,19 +135,12 @@ def team_update(
     chosen = []
     for position, entry in enumerate(entries, start=1):
         member = members[position]
-        existing = Player.objects.filter(
-            event=team.tournament.event, name__iexact=entry.name, city__iexact=entry.city
-        ).first()
-        if existing is None:
+        player = _player_found(team.tournament, entry)
+        if player is None:
             player = member.player
             player.name, player.city = entry.name, entry.city
             player.phone = entry.phone or player.phone
             player.save(update_fields=["name", "city", "phone"])
-        else:
-            player = existing
-            if entry.phone and player.phone != entry.phone:
-                player.phone = entry.phone
-                player.save(update_fields=["phone"])
         chosen.append(player)
     if chosen[0].pk == chosen[1].pk:
         raise ServiceError("A team is two different players.", field="player2_name")

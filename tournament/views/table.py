@@ -1,5 +1,7 @@
 """The table scorekeeper's pages, opened by the table's private link; staff may open any table."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -207,16 +209,7 @@ def hand_preview_fragment(request, secret):
 def hand_edit(request, secret, sequence):
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
-    initial = {
-        "version": page.table.version,
-        "dealer": hand.dealer,
-        "bidder": hand.bidder,
-        "level": hand.bid_level,
-        "kind": hand.bid_kind,
-        "suit": hand.trump_suit,
-        "direction": hand.direction,
-        "books": hand.books,
-    }
+    initial = {"version": page.table.version, **sheets.hand_snapshot(hand)}
     form = HandForm(request.POST or None, seats=page.seats, initial=initial, prefix="hand")
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -240,27 +233,32 @@ def hand_edit(request, secret, sequence):
     return render(request, "table/hand_edit.html", context, status=400 if form.errors else 200)
 
 
-@require_POST
-def hand_remove(request, secret, sequence):
-    page = TablePage(request, secret)
-    hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
+def _remove(request, secret, remove, done: str):
+    """Run a removal service with the sheet's version and the correction's reason, then back to the sheet."""
     form = RemoveForm(request.POST)
     if form.is_valid():
+        data = form.cleaned_data
         try:
-            sheets.hand_remove(
-                hand=hand,
-                version=form.cleaned_data["version"],
+            remove(
+                version=data["version"],
                 user=_user(request),
-                reason=form.cleaned_data["reason"],
-                confirm_knock_on=form.cleaned_data["confirm_knock_on"],
+                reason=data["reason"],
+                confirm_knock_on=data["confirm_knock_on"],
             )
         except StaleSheet as error:
             return _stale(request, secret, error)
         except ServiceError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, "Removed; the sheet is rescored.")
+            messages.success(request, done)
     return redirect("table", secret=secret)
+
+
+@require_POST
+def hand_remove(request, secret, sequence):
+    page = TablePage(request, secret)
+    hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
+    return _remove(request, secret, partial(sheets.hand_remove, hand=hand), "Removed; the sheet is rescored.")
 
 
 @require_POST
@@ -328,23 +326,8 @@ def penalty_add(request, secret):
 def penalty_remove(request, secret, penalty_id):
     page = TablePage(request, secret)
     penalty = get_object_or_404(Penalty, table=page.table, pk=penalty_id)
-    form = RemoveForm(request.POST)
-    if form.is_valid():
-        try:
-            sheets.penalty_remove(
-                penalty=penalty,
-                version=form.cleaned_data["version"],
-                user=_user(request),
-                reason=form.cleaned_data["reason"],
-                confirm_knock_on=form.cleaned_data["confirm_knock_on"],
-            )
-        except StaleSheet as error:
-            return _stale(request, secret, error)
-        except ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, "Penalty removed; the sheet is rescored.")
-    return redirect("table", secret=secret)
+    remove = partial(sheets.penalty_remove, penalty=penalty)
+    return _remove(request, secret, remove, "Penalty removed; the sheet is rescored.")
 
 
 @require_POST
