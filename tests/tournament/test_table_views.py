@@ -131,7 +131,9 @@ def test_a_signed_sheet_refuses_every_change_through_the_link(client, signed, pl
         if who:
             client.force_login(who)
         response = client.post(
-            url("table_hand_edit", signed, 1), hand_post(version, dealer="N", bidder="N", books="12", reason="x")
+            url("table_hand_edit", signed, 1),
+            hand_post(version, dealer="N", bidder="N", books="12", reason="x"),
+            follow=True,
         )
         assert "signed and locked" in text_of(response)
         response = client.post(

@@ -209,6 +209,9 @@ def hand_preview_fragment(request, secret):
 def hand_edit(request, secret, sequence):
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
+    if not page.can_edit:
+        messages.error(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
+        return redirect("table", secret=secret)
     initial = {"version": page.table.version, **sheets.hand_snapshot(hand)}
     form = HandForm(request.POST or None, seats=page.seats, initial=initial, prefix="hand")
     if request.method == "POST" and form.is_valid():
