@@ -26,6 +26,9 @@ def test_seed_demo_loads_once(db):
     assert [r.tables.filter(locked_at__isnull=False).count() for r in rounds] == [8, 8, 0]
     assert rounds[2].tables.filter(hands_played__gt=0).exists(), "round 3 is in play"
     assert tournament_standings(main)[0].record.rounds_played == 2
+    first = Tournament.objects.get(name="1st tournament")
+    assert first.status == Tournament.Status.FINISHED
+    assert first.playoff_matches.filter(winner__isnull=False).count() == 4, "semifinals, final, third place"
 
 
 def test_import_teams_command(tournament, tmp_path):

@@ -131,7 +131,7 @@ _NUMBERED = re.compile(r"( \d+|, match \d+)$")
 def _stage_round(tournament: Tournament, stage: int, labels: list[str]) -> Round:
     base = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).aggregate(last=Max("number"))["last"] or 0
     number = max(base, tournament.qualifying_rounds) + stage
-    names = list(dict.fromkeys(_NUMBERED.sub("", label) for label in labels))
+    names = sorted(dict.fromkeys(_NUMBERED.sub("", label) for label in labels), key=lambda name: "Third" in name)
     round_, _ = Round.objects.get_or_create(
         tournament=tournament,
         number=number,

@@ -7,6 +7,7 @@ from django.db import transaction
 from tournament.models import Event, Hand, Round, Table
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import announcement_post, event_create, tournament_create
+from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets import HandEntry, hand_record, sheet_sign, table_first_dealer_set
 from tournament.services.teams import PlayerEntry, team_register
@@ -37,11 +38,15 @@ def _demo_hand(rng: random.Random, dealer: str) -> HandEntry:
 
 
 def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
+    """Enter ``hands`` hands (more while a playoff match is level), then sign for both teams."""
     table_first_dealer_set(table=table, version=table.version, seat=rng.choice("NESW"))
-    for _ in range(hands):
+    played = 0
+    while played < hands or (sign and not table.complete):
         table.refresh_from_db()
         dealer = sheet_score(sheet_load(table)).result.next_dealer
         hand_record(table=table, version=table.version, entry=_demo_hand(rng, dealer))
+        table.refresh_from_db()
+        played += 1
     if sign:
         for pair in ("NS", "EW"):
             table.refresh_from_db()
@@ -51,8 +56,9 @@ def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
 
 class Command(BaseCommand):
     help = (
-        "Load the demo event (does nothing if it is already there): a 1st tournament with 8 teams "
-        "registered, and a Main Event with 16 checked-in teams, two signed rounds and a third in play."
+        "Load the demo event (does nothing if it is already there): a 1st tournament of 8 teams played "
+        "to a champion (three rounds and a four-team playoff), and a Main Event of 16 teams with two "
+        "signed rounds and a third in play."
     )
 
     @transaction.atomic
@@ -82,7 +88,7 @@ class Command(BaseCommand):
             if number < 8:
                 # The same players in the 1st tournament, with another partner.
                 other = [players[number], players[31 - number]]
-                team_register(tournament=first, players=other, fee_paid=number % 2 == 0)
+                team_register(tournament=first, players=other, fee_paid=number % 2 == 0, checked_in=True)
         for number, method in ((1, Round.Method.RANDOM), (2, Round.Method.SWISS), (3, Round.Method.SWISS)):
             round_ = round_publish(round=round_draw(tournament=main, method=method, seed=2026 if number == 1 else None))
             for table in round_.tables.order_by("number"):
@@ -91,7 +97,15 @@ class Command(BaseCommand):
                 elif table.number <= 5:
                     _play(table, rng, hands=table.number - 1, sign=False)
         announcement_post(tournament=main, text="Round 3 is under way. Lunch is served in the side hall at noon.")
+        for number, method in ((1, Round.Method.RANDOM), (2, Round.Method.SWISS), (3, Round.Method.SWISS)):
+            round_ = round_publish(round=round_draw(tournament=first, method=method, seed=7 if number == 1 else None))
+            for table in round_.tables.order_by("number"):
+                _play(table, rng, hands=4, sign=True)
+        playoff_seed(tournament=first, teams=4, third_place=True)
+        playoff_publish(tournament=first)
+        while (match := first.playoff_matches.filter(table__isnull=False, winner__isnull=True).first()) is not None:
+            _play(match.table, rng, hands=4, sign=True)
         self.stdout.write(
-            f"Loaded {event.name}: {first.name} (8 teams) and {main.name} (16 teams, rounds 1 and 2 signed, "
-            "round 3 in play)."
+            f"Loaded {event.name}: {first.name} (8 teams, played to a champion) and {main.name} (16 teams, "
+            "rounds 1 and 2 signed, round 3 in play)."
         )
