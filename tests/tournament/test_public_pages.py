@@ -126,3 +126,10 @@ def test_public_page_query_counts_do_not_grow_with_the_field(client, event, shee
         args = [tournament.slug, round_1.tables.first().team_ns.number] if page == "team" else [tournament.slug]
         counts.append(count_queries(client, reverse(f"public:{page}", args=args)))
     assert counts[0] == counts[1], counts
+
+
+def test_standings_sort_by_a_column(client, played):
+    url = reverse("public:standings", args=[played.slug])
+    html = client.get(url, {"sort": "-points_against"}).content.decode()
+    against = [int(v) for v in re.findall(r'<td class="num wide-only">(\d+)</td>\s*<td class="num">', html)]
+    assert against == sorted(against, reverse=True) and len(against) == 4
