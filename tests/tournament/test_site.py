@@ -95,3 +95,11 @@ def test_production_settings_pass_the_deploy_check():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_unknown_pages_and_refusals_explain_themselves(client, player_user):
+    response = client.get("/table/no-such-secret/")
+    assert response.status_code == 404 and "Not found" in response.content.decode()
+    client.force_login(player_user)
+    response = client.get(reverse("director:event_create"))
+    assert response.status_code == 403 and "Not allowed" in response.content.decode()
