@@ -90,3 +90,32 @@ class StandingsTable(tables.Table):
 
     def render_difference(self, value):
         return f"{value:+d}" if value else "0"
+
+
+class HandsTable(tables.Table):
+    """Every hand of a tournament as recorded and scored, for the CSV and XLSX exports."""
+
+    round = tables.Column(accessor="table__round__title", verbose_name="Round")
+    table = tables.Column(accessor="table__number", verbose_name="Table")
+    hand = tables.Column(accessor="hand_number", verbose_name="Hand")
+    north_south = tables.Column(accessor="table__team_ns__number", verbose_name="N-S team")
+    east_west = tables.Column(accessor="table__team_ew__number", verbose_name="E-W team")
+    dealer = tables.Column(accessor="dealer", verbose_name="Dealer")
+    redeal = tables.Column(accessor="counts", verbose_name="Re-deal")
+    bidder = tables.Column(accessor="bidder", verbose_name="Bid won by")
+    bid = tables.Column(accessor="bid_text", verbose_name="Bid")
+    books = tables.Column(accessor="books", verbose_name="Books")
+    books_after = tables.Column(accessor="books_after_penalties", verbose_name="Books after penalties")
+    ns_points = tables.Column(accessor="ns_points", verbose_name="N-S points")
+    ew_points = tables.Column(accessor="ew_points", verbose_name="E-W points")
+    penalties = tables.Column(accessor="pk", verbose_name="Penalties")
+    signed = tables.Column(accessor="table__locked_at", verbose_name="Sheet signed")
+
+    def value_redeal(self, value):
+        return "no" if value else "yes"
+
+    def value_penalties(self, record):
+        return "; ".join(penalty.description for penalty in record.penalties.all())
+
+    def value_signed(self, value):
+        return value.isoformat() if value else ""

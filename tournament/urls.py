@@ -27,6 +27,7 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
     path("t/<slug:slug>/rounds/<int:number>/sheets.pdf", director.round_sheets_pdf, name="round_sheets_pdf"),
     path("t/<slug:slug>/standings.pdf", director.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/hands.<str:export_format>", director.hands_export, name="hands_export"),
     path("t/<slug:slug>/bracket.pdf", director.bracket_pdf, name="bracket_pdf"),
     path("t/<slug:slug>/playoffs/", director.playoffs, name="playoffs"),
     path("t/<slug:slug>/playoffs/seed/", director.playoffs_seed, name="playoffs_seed"),
@@ -42,6 +43,7 @@ director_patterns = [
     ),
     path("t/<slug:slug>/rounds/<int:number>/publish/", director.round_publish, name="round_publish"),
     path("t/<slug:slug>/rounds/<int:number>/discard/", director.round_discard, name="round_discard"),
+    path("t/<slug:slug>/rounds/<int:number>/close/", director.round_close, name="round_close"),
 ]
 
 public_patterns = [

@@ -39,6 +39,7 @@ def director_urls(tournament, round_):
         ("post", reverse("director:round_sitting", args=[slug, number, 1])),
         ("post", reverse("director:round_publish", args=[slug, number])),
         ("post", reverse("director:round_discard", args=[slug, number])),
+        ("post", reverse("director:round_close", args=[slug, number])),
         ("get", reverse("director:event_archive", args=[event_slug])),
         ("get", reverse("director:announcements", args=[slug])),
         ("post", reverse("director:announcement_remove", args=[slug, 1])),
@@ -57,6 +58,7 @@ def staff_urls(tournament, round_):
         ("get", reverse("director:round_live_fragment", args=[tournament.slug, round_.number])),
         ("get", reverse("director:round_sheets_pdf", args=[tournament.slug, round_.number])),
         ("get", reverse("director:standings_pdf", args=[tournament.slug])),
+        ("get", reverse("director:hands_export", args=[tournament.slug, "csv"])),
         ("get", reverse("director:bracket_pdf", args=[tournament.slug])),
     ]
 

@@ -232,3 +232,18 @@ def test_discard_a_draft(tournament, make_teams):
     round_ = round_draw(tournament=tournament, method="manual")
     draw_discard(round=round_)
     assert not tournament.rounds.exists()
+
+
+def test_a_round_closes_once_every_sheet_is_signed(tournament, make_teams, sheet):
+    from tournament.services.draws import round_close
+
+    make_teams(tournament, 4)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    first, second = round_.tables.order_by("number")
+    sheet.play(first, "NS")
+    with pytest.raises(ServiceError, match="table 2 has not signed"):
+        round_close(round=round_)
+    sheet.play(second, "EW")
+    assert round_close(round=round_).status == Round.Status.CLOSED
+    with pytest.raises(ServiceError, match="Only a published round"):
+        round_close(round=round_)

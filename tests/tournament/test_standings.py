@@ -136,3 +136,29 @@ def test_an_entry_after_signing_corrected_by_staff_updates_the_standings(tournam
     entry = HandEntry("N", "N", 3, "high", 13, "spades")
     hand_update(hand=first, version=sheet.version(table), entry=entry, user=director, reason="Took all 13")
     assert by_number(tournament_standings(tournament))[1].record.points_for == 7 + 1
+
+
+def test_every_hand_exports_as_csv(client, scorekeeper, tournament, make_teams, sheet):
+    import csv
+
+    from django.urls import reverse
+
+    make_teams(tournament, 2)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    table = round_.tables.get()
+    sheet.hand(table, "N", "E", 3, "low", 10)
+    sheet.redeal(table, "E")
+    sheet.penalty(table, kind="renege", team="NS", hand=table.hands.get(sequence=1))
+    url = reverse("director:hands_export", args=[tournament.slug, "csv"])
+    assert client.get(url).status_code == 302
+    client.force_login(scorekeeper)
+    rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))
+    assert [(r["Hand"], r["Re-deal"], r["Bid"], r["Books"], r["E-W points"]) for r in rows] == [
+        ("1", "no", "3 Special ♥", "10", "7"),
+        ("2", "yes", "", "", "0"),
+    ]
+    assert rows[0]["Penalties"] == "Renege by North–South" and rows[0]["N-S team"] == "1"
+    assert client.get(reverse("director:hands_export", args=[tournament.slug, "pdf"])).status_code == 404
+    assert client.get(reverse("director:hands_export", args=[tournament.slug, "xlsx"]))["Content-Type"].startswith(
+        "application/vnd.openxmlformats"
+    )

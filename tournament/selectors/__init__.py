@@ -364,3 +364,19 @@ def tournament_champion(tournament: Tournament):
         return None
     finals = list(PlayoffMatch.objects.filter(tournament=tournament, bracket="final").select_related("winner"))
     return playoff_champion(finals)
+
+
+def tournament_hands(tournament: Tournament):
+    """Every hand of the tournament's published rounds, in play order, for the exports (fixed queries)."""
+    from tournament.models import Hand, Penalty
+
+    return (
+        Hand.objects.filter(table__round__tournament=tournament)
+        .exclude(table__round__status=Round.Status.DRAFT)
+        .select_related("table__round")
+        .prefetch_related(
+            Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "pk")),
+            Prefetch("table__seatings", queryset=Seating.objects.select_related("team")),
+        )
+        .order_by("table__round__number", "table__number", "sequence")
+    )

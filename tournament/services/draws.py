@@ -241,5 +241,20 @@ def round_publish(*, round: Round) -> Round:
     return round_
 
 
+@transaction.atomic
+def round_close(*, round: Round) -> Round:
+    """Close a round whose every sheet is signed: from now on only staff corrections change it."""
+    round_ = Round.objects.select_for_update().get(pk=round.pk)
+    if round_.status != Round.Status.PUBLISHED:
+        raise ServiceError(f"Only a published round can be closed; round {round_.number} is {round_.status}.")
+    unsigned = list(round_.tables.filter(locked_at__isnull=True).values_list("number", flat=True))
+    if unsigned:
+        tables = ", ".join(str(number) for number in unsigned)
+        raise ServiceError(f"Round {round_.number} cannot close: table {tables} has not signed.")
+    round_.status = Round.Status.CLOSED
+    round_.save(update_fields=["status"])
+    return round_
+
+
 def table_number_next(round_: Round) -> int:
     return (round_.tables.aggregate(highest=Max("number"))["highest"] or 0) + 1

@@ -1,7 +1,7 @@
 """The tournament director's pages: thin wrappers around forms, services and selectors."""
 
 from django.contrib import messages
-from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,7 +16,7 @@ from tournament.roles import is_director
 from tournament.services import archive, draws, events, teams
 from tournament.services import playoffs as playoffs_service
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
-from tournament.tables import TeamTable
+from tournament.tables import HandsTable, TeamTable
 from tournament.views.permissions import director_required, scorekeeper_required
 
 
@@ -384,6 +384,16 @@ def round_sheets_pdf(request, slug, number):
 
 
 @scorekeeper_required
+def hands_export(request, slug, export_format):
+    """Every hand of the tournament as CSV or XLSX."""
+    if export_format not in ("csv", "xlsx"):
+        raise Http404("Hands export as CSV or XLSX.")
+    tournament = selectors.tournament_get(slug)
+    table = HandsTable(selectors.tournament_hands(tournament))
+    return TableExport(export_format, table).response(f"{tournament.slug}-hands.{export_format}")
+
+
+@scorekeeper_required
 def standings_pdf(request, slug):
     tournament = selectors.tournament_get(slug)
     return _pdf_response(printing.standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
@@ -479,6 +489,20 @@ def round_publish(request, slug, number):
         messages.error(request, error.message)
     else:
         messages.success(request, f"Round {round_.number} published: the table links work now.")
+    return _round_redirect(tournament, round_)
+
+
+@require_POST
+@director_required
+def round_close(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    try:
+        draws.round_close(round=round_)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Round {round_.number} closed: its sheets change only by staff correction.")
     return _round_redirect(tournament, round_)
 
 
