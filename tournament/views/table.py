@@ -28,6 +28,16 @@ def _user(request):
     return request.user if request.user.is_authenticated else None
 
 
+def _change(request, data) -> dict:
+    """What every change to a sheet carries: the version seen, who, why, and a confirmed knock-on."""
+    return {
+        "version": data["version"],
+        "user": _user(request),
+        "reason": data["reason"],
+        "confirm_knock_on": data["confirm_knock_on"],
+    }
+
+
 class TablePage:
     """Everything the table page shows, loaded once with a fixed number of queries."""
 
@@ -169,14 +179,7 @@ def hand_add(request, secret):
                 result = sheets.hand_preview(table=page.table, entry=_entry(data))
                 context = {**page.context(), "form": form, "preview": _preview_context(page, result)}
                 return render(request, "table/confirm.html", context)
-            hand = sheets.hand_record(
-                table=page.table,
-                version=data["version"],
-                entry=_entry(data),
-                user=_user(request),
-                reason=data["reason"],
-                confirm_knock_on=data["confirm_knock_on"],
-            )
+            hand = sheets.hand_record(table=page.table, entry=_entry(data), **_change(request, data))
         except StaleSheet as error:
             return _stale(request, secret, error)
         except ServiceError as error:
@@ -217,14 +220,7 @@ def hand_edit(request, secret, sequence):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sheets.hand_update(
-                hand=hand,
-                version=data["version"],
-                entry=_entry(data),
-                user=_user(request),
-                reason=data["reason"],
-                confirm_knock_on=data["confirm_knock_on"],
-            )
+            sheets.hand_update(hand=hand, entry=_entry(data), **_change(request, data))
         except StaleSheet as error:
             return _stale(request, secret, error)
         except ServiceError as error:
@@ -242,12 +238,7 @@ def _remove(request, secret, remove, done: str):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            remove(
-                version=data["version"],
-                user=_user(request),
-                reason=data["reason"],
-                confirm_knock_on=data["confirm_knock_on"],
-            )
+            remove(**_change(request, data))
         except StaleSheet as error:
             return _stale(request, secret, error)
         except ServiceError as error:
@@ -304,16 +295,13 @@ def penalty_add(request, secret):
         try:
             penalty = sheets.penalty_add(
                 table=page.table,
-                version=data["version"],
                 kind=data["kind"],
                 team=data["team"],
                 hand=hand,
                 count=data["count"],
                 choice=data["choice"],
                 points=data["points"] or 0,
-                reason=data["reason"],
-                user=_user(request),
-                confirm_knock_on=data["confirm_knock_on"],
+                **_change(request, data),
             )
         except StaleSheet as error:
             return _stale(request, secret, error)
