@@ -253,6 +253,8 @@ class Table(models.Model):
     hands_played = models.PositiveSmallIntegerField(default=0)
     complete = models.BooleanField(default=False)
     locked_at = models.DateTimeField(null=True, blank=True, help_text="When both teams had signed.")
+    disputed_at = models.DateTimeField(null=True, blank=True, help_text="A team called the director.")
+    dispute_note = models.CharField(max_length=300, blank=True)
 
     class Meta:
         ordering = ["round", "number"]
@@ -511,6 +513,8 @@ class SheetChange(models.Model):
         PENALTY_REMOVED = "penalty_removed", "Penalty removed"
         SIGNED = "signed", "Signed"
         SIGNATURES_CLEARED = "signatures_cleared", "Signature cleared"
+        DISPUTED = "disputed", "Director called"
+        DISPUTE_RESOLVED = "dispute_resolved", "Dispute resolved"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="changes")
     version = models.PositiveIntegerField(help_text="The table's version after this change.")

@@ -72,6 +72,8 @@ urlpatterns = [
     path("table/<str:secret>/penalties/", table.penalty_add, name="table_penalty_add"),
     path("table/<str:secret>/penalties/<int:penalty_id>/remove/", table.penalty_remove, name="table_penalty_remove"),
     path("table/<str:secret>/sign/", table.sheet_sign, name="table_sign"),
+    path("table/<str:secret>/dispute/", table.sheet_dispute, name="table_dispute"),
+    path("table/<str:secret>/settle/", table.sheet_settle, name="table_settle"),
     path("table/<str:secret>/history/", table.history, name="table_history"),
     path("manage/", include((director_patterns, "director"))),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),

@@ -9,7 +9,7 @@ from tournament.errors import ServiceError
 from tournament.models import PlayoffMatch, Round, Tournament
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.playoffs import playoff_publish, playoff_seed, playoff_seeds_swap, qualifying_problems
-from tournament.services.sheets import HandEntry, hand_update
+from tournament.services.sheets import HandEntry, hand_update, sheet_dispute
 
 
 @pytest.fixture
@@ -223,6 +223,8 @@ def test_the_archive_carries_the_playoff(qualified, sheet):
     playoff_seed(tournament=qualified, teams=4, third_place=True)
     playoff_publish(tournament=qualified)
     play(sheet, qualified, "W1-1", "EW")
+    semi = match(qualified, "W1-2").table
+    sheet_dispute(table=semi, version=semi.version, pair="NS", note="Exposed card argument")
     exported = event_export(qualified.event)
     assert exported["tournaments"][0]["playoff"]["seeds"][0] == {"seed": 1, "team": 1}
     qualified.event.delete()
@@ -231,3 +233,4 @@ def test_the_archive_carries_the_playoff(qualified, sheet):
     assert Event.objects.count() == 1
     tournament = imported.tournaments.get(name="Main Event")
     assert match(tournament, "W2-1").top_team.number == 7
+    assert match(tournament, "W1-2").table.dispute_note == "North–South: Exposed card argument"

@@ -321,3 +321,27 @@ def test_recompute_scores_rebuilds_and_reports_what_differed(table, sheet, tourn
     out = io.StringIO()
     call_command("recompute_scores", stdout=out)
     assert "0 had stored scores that differed" in out.getvalue()
+
+
+def test_a_dispute_stops_signing_until_staff_settle_it(table, sheet, scorekeeper):
+    table = sheet.full_round(table)
+    ns_player = players(table, "NS")[0]
+    sheet.sign(table, "NS", ns_player)
+    refused(lambda: sheets.sheet_dispute(table=table, version=sheet.version(table), pair="EW", note="  "), "note")
+    sheets.sheet_dispute(table=table, version=sheet.version(table), pair="EW", note="Hand 3 was 8 books")
+    table.refresh_from_db()
+    assert table.disputed_at is not None and table.dispute_note == "East–West: Hand 3 was 8 books"
+    assert not table.signatures.exists(), "a dispute voids a signature already given"
+    refused(lambda: sheet.sign(table, "NS", ns_player), None, "signed once the dispute is settled")
+    refused(
+        lambda: sheets.sheet_dispute_resolve(table=table, version=sheet.version(table), user=None, reason="ok"),
+        None,
+        "Only the tournament director or scorekeeper",
+    )
+    sheets.sheet_dispute_resolve(table=table, version=sheet.version(table), user=scorekeeper, reason="Counted: 7 books")
+    sheet.sign(table, "NS", ns_player)
+    sheet.sign(table, "EW", players(table, "EW")[0])
+    table.refresh_from_db()
+    assert table.signed and table.disputed_at is None
+    actions = list(table.changes.values_list("action", flat=True))
+    assert SheetChange.Action.DISPUTED in actions and SheetChange.Action.DISPUTE_RESOLVED in actions

@@ -223,3 +223,22 @@ def test_the_live_round_view_shows_each_tables_progress(client, director, table,
     text = text_of(response)
     assert "Table 1" in text and "Hand 1 of 4" in text and "0 of 1 sheets signed" in text
     assert reverse("table", args=[table.secret]) in response.content.decode()
+
+
+def test_calling_the_director_from_the_table_and_settling_it(client, table, sheet, scorekeeper, director):
+    table = sheet.full_round(table)
+    response = client.post(
+        url("table_dispute", table),
+        {"dispute-version": table.version, "dispute-pair": "NS", "dispute-note": "Renege not counted"},
+    )
+    assert response.status_code == 302
+    page = text_of(client.get(url("table", table)))
+    assert "Director called" in page and "North–South: Renege not counted" in page and "Sign the sheet" not in page
+    client.force_login(director)
+    live = text_of(client.get(reverse("director:round_live_fragment", args=[table.round.tournament.slug, 1])))
+    assert "Director called" in live and "1 calling the director" in live
+    table.refresh_from_db()
+    client.force_login(scorekeeper)
+    response = client.post(url("table_settle", table), {"settle-version": table.version, "settle-reason": "Checked"})
+    assert response.status_code == 302
+    assert "Sign the sheet" in text_of(client.get(url("table", table)))

@@ -156,3 +156,14 @@ class SignForm(forms.Form):
 
 class RemoveForm(VersionedForm):
     pass
+
+
+class DisputeForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    pair = forms.ChoiceField(choices=Pair.choices, widget=ChoiceButtons, label="Team calling the director")
+    note = forms.CharField(max_length=250, label="What is disputed", widget=forms.TextInput)
+
+
+class SettleForm(forms.Form):
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(max_length=500, label="How it was settled")

@@ -119,6 +119,8 @@ def event_export(event: Event) -> dict[str, Any]:
                         "version": table.version,
                         "first_dealer": table.first_dealer,
                         "locked_at": _time(table.locked_at),
+                        "disputed_at": _time(table.disputed_at),
+                        "dispute_note": table.dispute_note,
                         "playoff_match": playoff_codes.get(table.pk),
                         "hands": hands,
                         "rulings": [
@@ -510,6 +512,8 @@ def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, pl
         version=read.field(entry, "version", path, int, low=0, high=10**6),
         first_dealer=read.field(entry, "first_dealer", path, str, choices=["", *Seat.values]),
         locked_at=read.field(entry, "locked_at", path, "datetime", required=False),
+        disputed_at=read.field(entry, "disputed_at", path, "datetime", required=False),
+        dispute_note=read.field(entry, "dispute_note", path, str, required=False) or "",
     )
     seat(read.field(entry, "north_south", path, int), f"{path}.north_south", table, Pair.NORTH_SOUTH)
     seat(read.field(entry, "east_west", path, int), f"{path}.east_west", table, Pair.EAST_WEST)

@@ -514,6 +514,8 @@ def sheet_sign(*, table: Table, version: int, pair: str, player: Player, user=No
         raise ServiceError("This round is not open for signing.")
     if not table.complete:
         raise ServiceError("The sheet can be signed once every hand of the round is entered.")
+    if table.disputed_at is not None:
+        raise ServiceError("The director has been called about this sheet: it is signed once the dispute is settled.")
     if pair not in Pair.values:
         raise ServiceError("Choose the team you sign for.", field="pair")
     team = table.seatings.select_related("team").get(pair=pair).team
@@ -530,3 +532,41 @@ def sheet_sign(*, table: Table, version: int, pair: str, player: Player, user=No
     _record(table, SheetChange.Action.SIGNED, summary, user=user)
     playoff_after_change(table, winner_before=None, user=user, confirm_knock_on=False)
     return signature
+
+
+@transaction.atomic
+def sheet_dispute(*, table: Table, version: int, pair: str, note: str, user=None) -> Table:
+    """A team calls the director about the sheet; it cannot be signed until staff resolve it."""
+    table = _locked_table(table, version)
+    if table.round.status != Round.Status.PUBLISHED:
+        raise ServiceError("This round is not open.")
+    if table.signed:
+        raise ServiceError("The sheet is signed and locked; ask the tournament scorekeeper.")
+    if pair not in Pair.values:
+        raise ServiceError("Choose the team calling the director.", field="pair")
+    note = " ".join(note.split())
+    if not note:
+        raise ServiceError("Say in a few words what is disputed.", field="note")
+    table.disputed_at = timezone.now()
+    table.dispute_note = f"{Pair(pair).label}: {note}"[:300]
+    table.save(update_fields=["disputed_at", "dispute_note"])
+    _clear_signatures(table, user)
+    _record(table, SheetChange.Action.DISPUTED, f"Director called by {table.dispute_note}", user=user)
+    return table
+
+
+@transaction.atomic
+def sheet_dispute_resolve(*, table: Table, version: int, user, reason: str) -> Table:
+    """Staff settle a dispute (correcting the sheet first if needed); the teams may then sign."""
+    table = _locked_table(table, version)
+    if user is None or not is_scorekeeper(user):
+        raise ServiceError("Only the tournament director or scorekeeper can settle a dispute.")
+    if table.disputed_at is None:
+        raise ServiceError("This sheet is not disputed.")
+    if not reason.strip():
+        raise ServiceError("Say how the dispute was settled.", field="reason")
+    table.disputed_at = None
+    table.dispute_note = ""
+    table.save(update_fields=["disputed_at", "dispute_note"])
+    _record(table, SheetChange.Action.DISPUTE_RESOLVED, "Dispute settled", user=user, reason=reason)
+    return table

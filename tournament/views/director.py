@@ -529,6 +529,7 @@ def _live_context(tournament, round_):
         "tables": tables,
         "signed": sum(1 for table in tables if table.signed),
         "complete": sum(1 for table in tables if table.complete),
+        "disputed": sum(1 for table in tables if table.disputed_at),
         "hands_per_round": tournament.rules.hands_per_round,
     }
 

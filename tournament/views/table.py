@@ -8,7 +8,16 @@ from django.views.decorators.http import require_POST
 
 from tournament import selectors
 from tournament.errors import ServiceError
-from tournament.forms.table import FirstDealerForm, HandForm, PenaltyForm, RedealForm, RemoveForm, SignForm
+from tournament.forms.table import (
+    DisputeForm,
+    FirstDealerForm,
+    HandForm,
+    PenaltyForm,
+    RedealForm,
+    RemoveForm,
+    SettleForm,
+    SignForm,
+)
 from tournament.models import Hand, Pair, Penalty, Round
 from tournament.roles import is_scorekeeper
 from tournament.services import sheets
@@ -123,6 +132,8 @@ class TablePage:
             "sign_forms": self.sign_forms() if self.table.complete and not self.table.signed else [],
             "signatures": self.signatures,
             "remove_form": RemoveForm(initial=self.initial()),
+            "dispute_form": DisputeForm(initial=self.initial(), prefix="dispute"),
+            "settle_form": SettleForm(initial=self.initial(), prefix="settle"),
         }
         context.update(overrides)
         return context
@@ -378,3 +389,43 @@ def history(request, secret):
         "changes": selectors.table_history(table),
     }
     return render(request, "table/history.html", context)
+
+
+@require_POST
+def sheet_dispute(request, secret):
+    page = TablePage(request, secret)
+    form = DisputeForm(request.POST, prefix="dispute")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            sheets.sheet_dispute(
+                table=page.table, version=data["version"], pair=data["pair"], note=data["note"], user=_user(request)
+            )
+        except StaleSheet as error:
+            return _stale(request, secret, error)
+        except ServiceError as error:
+            _form_error(request, form, error)
+        else:
+            messages.success(request, "The director has been called; sign once the dispute is settled.")
+            return redirect("table", secret=secret)
+    return _render(request, page, status=400, dispute_form=form, open_form="dispute")
+
+
+@require_POST
+def sheet_settle(request, secret):
+    page = TablePage(request, secret)
+    form = SettleForm(request.POST, prefix="settle")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            sheets.sheet_dispute_resolve(
+                table=page.table, version=data["version"], user=_user(request), reason=data["reason"]
+            )
+        except StaleSheet as error:
+            return _stale(request, secret, error)
+        except ServiceError as error:
+            _form_error(request, form, error)
+        else:
+            messages.success(request, "Dispute settled: the teams can sign.")
+            return redirect("table", secret=secret)
+    return _render(request, page, status=400, settle_form=form)
