@@ -55,7 +55,12 @@ class StandingsTable(tables.Table):
 
     place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
     team = tables.Column(accessor="team__display_name", verbose_name="Team", order_by=("team__number",))
-    players = tables.Column(accessor="team__player_names", verbose_name="Players", orderable=False, attrs=WIDE)
+    players = tables.Column(
+        accessor="team__player_names",
+        verbose_name="Players",
+        orderable=False,
+        attrs={"td": {"class": "wide-only players"}, "th": {"class": "wide-only players"}},
+    )
     city = tables.Column(accessor="team__city", verbose_name="City", attrs=WIDE)
     record = tables.Column(
         accessor="won_lost_tied",
@@ -80,7 +85,7 @@ class StandingsTable(tables.Table):
 
     def render_team(self, record, value):
         if not self.link_teams:
-            return value
+            return f"#{record.team.number} {value}"
         url = reverse("public:team", args=[self.tournament.slug, record.team.number])
         suffix = " (withdrawn)" if record.team.withdrawn else ""
         return format_html('<a href="{}">#{} {}</a>{}', url, record.team.number, value, suffix)
