@@ -44,6 +44,11 @@ def pdf_render(template: str, context: dict, *, paper: str, landscape: bool = Fa
     return document.write_pdf(stylesheets=stylesheets)
 
 
+def link_base(request) -> str:
+    """Where the printed QR codes point: SITE_URL when set, else the address the director is using."""
+    return settings.SITE_URL or request.build_absolute_uri("/")
+
+
 def table_link(table: Table, base_url: str) -> str:
     return base_url.rstrip("/") + reverse("table", args=[table.secret])
 

@@ -42,8 +42,9 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
-# The address phones use to reach the app: printed under each table's QR code by the command line.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# The address phones use to reach the app, printed under each table's QR code. Unset, the web pages
+# use the address the director is browsing with, and the command line uses http://127.0.0.1:8000.
+SITE_URL = os.environ.get("SITE_URL", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

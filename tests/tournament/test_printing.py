@@ -133,3 +133,13 @@ def test_score_sheets_command(round_with_tables, tmp_path):
     )
     assert "3 sheets" in out.getvalue()
     assert len(PdfReader(str(output)).pages) == 3
+
+
+def test_the_qr_codes_point_where_phones_can_reach(client, round_with_tables, director, settings):
+    client.force_login(director)
+    url = reverse("director:round_sheets_pdf", args=[round_with_tables.tournament.slug, 1]) + "?blank=1"
+    assert "http://testserver/table/" in pdf_pages(client.get(url).content)[0].replace("\n", "")
+    settings.SITE_URL = "http://10.0.0.5:8000"
+    assert "http://10.0.0.5:8000/table/" in pdf_pages(client.get(url).content)[0].replace("\n", "")
+    page = client.get(reverse("director:round", args=[round_with_tables.tournament.slug, 1])).content.decode()
+    assert "QR codes will open http://10.0.0.5:8000" in page

@@ -378,7 +378,7 @@ def round_sheets_pdf(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
     blank = request.GET.get("blank") == "1"
-    content = printing.round_sheets_pdf(round_, blank=blank, base_url=request.build_absolute_uri("/"))
+    content = printing.round_sheets_pdf(round_, blank=blank, base_url=printing.link_base(request))
     kind = "blank" if blank else "completed"
     return _pdf_response(content, f"{tournament.slug}-round-{round_.number}-{kind}-sheets.pdf")
 
@@ -410,6 +410,7 @@ def round_detail(request, slug, number):
         "round": round_,
         "tables": selectors.round_tables(round_),
         "byes": selectors.round_byes(round_),
+        "link_base": printing.link_base(request),
     }
     if round_.is_draft:
         context.update(

@@ -20,8 +20,8 @@ class Command(BaseCommand):
         parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
         parser.add_argument(
             "--base-url",
-            default=settings.SITE_URL,
-            help=f"the address phones use to reach the app (default: SITE_URL, now {settings.SITE_URL})",
+            default=settings.SITE_URL or "http://127.0.0.1:8000",
+            help="the address phones use to reach the app (default: the SITE_URL setting, else http://127.0.0.1:8000)",
         )
 
     def handle(self, *args, tournament_slug, round_number, blank, output, base_url, **options):
