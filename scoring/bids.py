@@ -16,26 +16,12 @@ class BidKind(StrEnum):
     LOW = "low"
     NO_TRUMP = "nt"
 
-    @property
-    def label(self) -> str:
-        return _KIND_LABELS[self]
-
-
-_KIND_LABELS = {BidKind.HIGH: "High", BidKind.LOW: "Special (low)", BidKind.NO_TRUMP: "No trump"}
-
 
 class Suit(StrEnum):
     SPADES = "spades"
     HEARTS = "hearts"
     DIAMONDS = "diamonds"
     CLUBS = "clubs"
-
-    @property
-    def symbol(self) -> str:
-        return _SUIT_SYMBOLS[self]
-
-
-_SUIT_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 
 class Direction(StrEnum):

@@ -40,10 +40,6 @@ class BidOutOfTurnChoice(StrEnum):
     REDEAL = "redeal"
     CONTINUE = "continue"
 
-    @property
-    def label(self) -> str:
-        return {"take_points": "Take points", "redeal": "Re-deal", "continue": "Continue"}[self]
-
 
 @dataclass(frozen=True)
 class Penalty:

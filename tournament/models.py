@@ -295,14 +295,6 @@ class Table(models.Model):
             return None
         return Pair.NORTH_SOUTH if self.ns_total > self.ew_total else Pair.EAST_WEST
 
-    @property
-    def sitting_team(self):
-        return self.team_at(self.sitting_pair)
-
-    @property
-    def moving_team(self):
-        return self.team_at(Pair.EAST_WEST if self.sitting_pair == Pair.NORTH_SOUTH else Pair.NORTH_SOUTH)
-
 
 class Seating(models.Model):
     """Where a team plays in a round: a table and side, or a bye (no table)."""
@@ -329,10 +321,6 @@ class Seating(models.Model):
         if self.table_id is None:
             return f"{self.team} has a bye in round {self.round.number}"
         return f"{self.team} at table {self.table.number} {self.pair}"
-
-    @property
-    def is_bye(self) -> bool:
-        return self.table_id is None
 
 
 class Hand(models.Model):

@@ -4,7 +4,6 @@ import re
 import secrets
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from scoring.pairing import Entrant, movement_draw, random_draw, swiss_draw
@@ -254,7 +253,3 @@ def round_close(*, round: Round) -> Round:
     round_.status = Round.Status.CLOSED
     round_.save(update_fields=["status"])
     return round_
-
-
-def table_number_next(round_: Round) -> int:
-    return (round_.tables.aggregate(highest=Max("number"))["highest"] or 0) + 1
