@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from tournament import selectors
 from tournament.models import Round, Table, Tournament
+from tournament.selectors.standings import tournament_standings
 
 SPARE_ROWS = 3
 PAGE_SIZES = {Tournament.PaperSize.LETTER: "letter", Tournament.PaperSize.A4: "A4"}
@@ -33,6 +34,7 @@ def _stylesheet_path() -> Path:
 
 def pdf_render(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
     """Render a template to PDF with the print stylesheet and the tournament's paper size."""
+    # Imported here: WeasyPrint needs Pango, and every other page works without it.
     from weasyprint import CSS, HTML
 
     html = render_to_string(template, context)
@@ -119,8 +121,6 @@ def round_sheets_pdf(round_: Round, *, blank: bool, base_url: str) -> bytes:
 
 
 def standings_pdf(tournament: Tournament) -> bytes:
-    from tournament.selectors.standings import tournament_standings
-
     context = {"tournament": tournament, "event": tournament.event, "rows": tournament_standings(tournament)}
     return pdf_render("print/standings.html", context, paper=tournament.paper_size)
 

@@ -2,10 +2,26 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
-from tournament.models import Event, Round, Seating, Table, Team, TeamMember, Tournament
+from tournament.models import (
+    Announcement,
+    Event,
+    Hand,
+    Penalty,
+    PlayoffMatch,
+    PlayoffSeed,
+    Round,
+    Seating,
+    SheetChange,
+    Signature,
+    Table,
+    Team,
+    TeamMember,
+    Tournament,
+)
 
 
 def events_list() -> QuerySet[Event]:
@@ -138,7 +154,6 @@ def table_seats(table: Table) -> list[SeatView]:
 
 def table_sheet(table: Table) -> dict:
     """A sheet's hands (with their penalties), round-level rulings and signatures, in three queries."""
-    from tournament.models import Hand, Penalty, Signature
 
     hands = list(
         Hand.objects.filter(table=table)
@@ -153,14 +168,12 @@ def table_sheet(table: Table) -> dict:
 
 
 def table_history(table: Table):
-    from tournament.models import SheetChange
 
     return SheetChange.objects.filter(table=table).select_related("user").order_by("version", "pk")
 
 
 def round_live_tables(round_: Round) -> list[Table]:
     """Each table of a round with how far its sheet has got, for the live view (fixed queries)."""
-    from django.db.models import Max
 
     return list(
         round_.tables.annotate(
@@ -187,9 +200,6 @@ def tournament_public(slug: str) -> Tournament:
 
 
 def announcements_active(tournament: Tournament):
-    from django.utils import timezone
-
-    from tournament.models import Announcement
 
     return Announcement.objects.filter(tournament=tournament).filter(
         Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
@@ -247,7 +257,6 @@ class TeamRound:
 
 def team_rounds(team: Team) -> list[TeamRound]:
     """Every round a team played (drafts aside), each with its hands and penalties."""
-    from tournament.models import Hand, Penalty
 
     seatings = list(
         Seating.objects.filter(team=team)
@@ -288,7 +297,6 @@ def _members_of_team() -> Prefetch:
 
 def round_sheets(round_: Round) -> list[Table]:
     """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
-    from tournament.models import Hand, Penalty, SheetChange, Signature
 
     return list(
         round_.tables.prefetch_related(
@@ -322,7 +330,6 @@ class BracketColumn:
 
 def playoff_bracket(tournament: Tournament) -> list[BracketColumn]:
     """The bracket's matches in columns (winners' rounds, then losers' rounds, then the finals)."""
-    from tournament.models import PlayoffMatch
 
     matches = list(
         PlayoffMatch.objects.filter(tournament=tournament)
@@ -346,7 +353,6 @@ def playoff_bracket(tournament: Tournament) -> list[BracketColumn]:
 
 
 def playoff_seeds(tournament: Tournament):
-    from tournament.models import PlayoffSeed
 
     return (
         PlayoffSeed.objects.filter(tournament=tournament)
@@ -355,10 +361,20 @@ def playoff_seeds(tournament: Tournament):
     )
 
 
+def playoff_champion(matches: list[PlayoffMatch]) -> Team | None:
+    """The winner of the final; in double elimination the reset decides when it is played."""
+    finals = {m.code: m for m in matches if m.bracket == PlayoffMatch.Bracket.FINAL}
+    if "GF" in finals:
+        reset = finals.get("GF2")
+        if reset is not None and reset.not_needed:
+            return finals["GF"].winner
+        return reset.winner if reset is not None else None
+    final = next(iter(finals.values()), None)
+    return final.winner if final else None
+
+
 def tournament_champion(tournament: Tournament):
     """The champion once the final is decided, else None."""
-    from tournament.models import PlayoffMatch
-    from tournament.services.playoffs import playoff_champion
 
     if tournament.status != Tournament.Status.FINISHED:
         return None
@@ -368,7 +384,6 @@ def tournament_champion(tournament: Tournament):
 
 def tournament_hands(tournament: Tournament):
     """Every hand of the tournament's published rounds, in play order, for the exports (fixed queries)."""
-    from tournament.models import Hand, Penalty
 
     return (
         Hand.objects.filter(table__round__tournament=tournament)

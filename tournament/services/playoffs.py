@@ -3,13 +3,15 @@
 import re
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from scoring import bracket as brackets
 from tournament.errors import ServiceError
 from tournament.models import Pair, PlayoffMatch, PlayoffSeed, Round, Seating, Table, Team, Tournament
 from tournament.roles import is_director
+from tournament.selectors import playoff_champion
+from tournament.selectors.standings import tournament_standings
 
 
 def qualifying_problems(tournament: Tournament) -> list[str]:
@@ -40,8 +42,6 @@ def _check_not_published(tournament: Tournament) -> None:
 @transaction.atomic
 def playoff_seed(*, tournament: Tournament, teams: int, third_place: bool = False, double: bool = False) -> list:
     """Seed the top teams of the standings 1..N as a draft the director can still change."""
-    from tournament.selectors.standings import tournament_standings
-
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _check_not_published(tournament)
     problems = qualifying_problems(tournament)
@@ -216,25 +216,12 @@ def playoff_resolve(tournament: Tournament) -> Team | None:
     return champion
 
 
-def playoff_champion(matches: list[PlayoffMatch]) -> Team | None:
-    """The winner of the final; in double elimination the reset decides when it is played."""
-    finals = {m.code: m for m in matches if m.bracket == PlayoffMatch.Bracket.FINAL}
-    if "GF" in finals:
-        reset = finals.get("GF2")
-        if reset is not None and reset.not_needed:
-            return finals["GF"].winner
-        return reset.winner if reset is not None else None
-    final = next(iter(finals.values()), None)
-    return final.winner if final else None
-
-
 def _dependents(match: PlayoffMatch) -> list[PlayoffMatch]:
+    """The matches a side of which is this match's winner or loser."""
+    sources = [f"winner:{match.code}", f"loser:{match.code}"]
     return list(
         PlayoffMatch.objects.filter(tournament_id=match.tournament_id)
-        .filter(top_source__in=[f"winner:{match.code}", f"loser:{match.code}"])
-        .select_related("table")
-        | PlayoffMatch.objects.filter(tournament_id=match.tournament_id)
-        .filter(bottom_source__in=[f"winner:{match.code}", f"loser:{match.code}"])
+        .filter(Q(top_source__in=sources) | Q(bottom_source__in=sources))
         .select_related("table")
     )
 
