@@ -4,11 +4,11 @@ Plain Python with no database: the Django app loads records, calls these functio
 what they return.
 """
 
-from scoring.bids import Bid, BidKind, Direction, Suit
+from scoring.bids import Bid, BidKind, Contract, Direction, Suit
 from scoring.errors import ScoringError
 from scoring.hand import HandScore, apply_reneges, score_hand
-from scoring.penalties import BidOutOfTurnChoice, Penalty, PenaltyKind, penalty_points
-from scoring.round import Deal, DealLine, RoundScore, bye_points, score_round
+from scoring.penalties import BidOutOfTurnChoice, Penalty, PenaltyKind, RedealReason, penalty_points
+from scoring.round import Deal, DealLine, PenaltyLine, RoundScore, bye_points, round_winner, score_round
 from scoring.rules import (
     PRESETS,
     SETTINGS,
@@ -19,6 +19,7 @@ from scoring.rules import (
     SetScoring,
 )
 from scoring.table import Pair, Seat
+from scoring.words import Term
 
 __all__ = [
     "PRESETS",
@@ -27,6 +28,7 @@ __all__ = [
     "BidKind",
     "BidOutOfTurnChoice",
     "ByeScoring",
+    "Contract",
     "Deal",
     "DealLine",
     "DealStyle",
@@ -36,15 +38,19 @@ __all__ = [
     "Pair",
     "Penalty",
     "PenaltyKind",
+    "PenaltyLine",
+    "RedealReason",
     "RoundScore",
     "RuleSet",
     "ScoringError",
     "Seat",
     "SetScoring",
     "Suit",
+    "Term",
     "apply_reneges",
     "bye_points",
     "penalty_points",
+    "round_winner",
     "score_hand",
     "score_round",
 ]

@@ -4,31 +4,44 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 
 from scoring.errors import ScoringError
+from scoring.words import Term
 
 MAX_LEVEL = 7
 
 
-class BidKind(StrEnum):
-    HIGH = "high"
-    LOW = "low"
-    NO_TRUMP = "nt"
+class BidKind(Term):
+    HIGH = "high", "High"
+    LOW = "low", "Special (low)"
+    NO_TRUMP = "nt", "No trump"
+
+    @property
+    def word(self) -> str:
+        """The tournament word written after the level: nothing for high, "Special", "No"."""
+        return {BidKind.HIGH: "", BidKind.LOW: "Special", BidKind.NO_TRUMP: "No"}[self]
 
 
-class Suit(StrEnum):
-    SPADES = "spades"
-    HEARTS = "hearts"
-    DIAMONDS = "diamonds"
-    CLUBS = "clubs"
+class Suit(Term):
+    SPADES = "spades", "Spades"
+    HEARTS = "hearts", "Hearts"
+    DIAMONDS = "diamonds", "Diamonds"
+    CLUBS = "clubs", "Clubs"
+
+    @property
+    def symbol(self) -> str:
+        return {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}[self]
+
+    @property
+    def red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
 
 
-class Direction(StrEnum):
+class Direction(Term):
     """The card order a no-trump bidder names after winning; up when none is named."""
 
-    UP = "up"
-    DOWN = "down"
+    UP = "up", "Up"
+    DOWN = "down", "Down"
 
 
 # Every spelling RULES.md accepts after the level, with spaces removed and lower-cased.
@@ -47,7 +60,6 @@ _KIND_WORDS = {
     "notrump": BidKind.NO_TRUMP,
 }
 _BID_PATTERN = re.compile(r"(\d+)([a-z]*)")
-_TOURNAMENT_WORDS = {BidKind.HIGH: "", BidKind.LOW: " Special", BidKind.NO_TRUMP: " No"}
 
 
 @dataclass(frozen=True)
@@ -59,13 +71,15 @@ class Bid:
 
     def __post_init__(self) -> None:
         if isinstance(self.level, bool) or not isinstance(self.level, int):
-            raise ScoringError(f"A bid's level must be a whole number, not {self.level!r}.")
+            raise ScoringError(f"A bid's level must be a whole number, not {self.level!r}.", field="level")
         if not 1 <= self.level <= MAX_LEVEL:
-            raise ScoringError(f"A bid's level is 1 to {MAX_LEVEL}; {self.level} is not a bid.")
+            raise ScoringError(f"A bid's level is 1 to {MAX_LEVEL}; {self.level} is not a bid.", field="level")
         try:
             kind = BidKind(self.kind)
         except ValueError:
-            raise ScoringError(f"A bid is high, low (Special) or no trump; {self.kind!r} is none of them.") from None
+            raise ScoringError(
+                f"A bid is high, low (Special) or no trump; {self.kind!r} is none of them.", field="kind"
+            ) from None
         object.__setattr__(self, "kind", kind)
 
     @classmethod
@@ -89,4 +103,44 @@ class Bid:
         return 6 + self.level
 
     def __str__(self) -> str:
-        return f"{self.level}{_TOURNAMENT_WORDS[self.kind]}"
+        return f"{self.level} {self.kind.word}".strip()
+
+
+@dataclass(frozen=True)
+class Contract:
+    """The winning bid with what its bidder named: a trump suit for high or low, a direction for no trump.
+
+    A no-trump bid with no direction named is played up. A trump bid's suit may be left unnamed (the suit
+    of the first card played is trump); scoring never needs it.
+    """
+
+    bid: Bid
+    suit: Suit | None = None
+    direction: Direction | None = None
+
+    def __post_init__(self) -> None:
+        suit = _term(Suit, self.suit, "suit", "Choose a trump suit: spades, hearts, diamonds or clubs.")
+        direction = _term(Direction, self.direction, "direction", "No trump is played up or down.")
+        if self.bid.is_no_trump:
+            if suit is not None:
+                raise ScoringError("A no-trump bid has no trump suit.", field="suit")
+            direction = direction or Direction.UP
+        elif direction is not None:
+            raise ScoringError("Only a no-trump bid is played up or down.", field="direction")
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "direction", direction)
+
+    def __str__(self) -> str:
+        """The bid in tournament words with its trump or direction: "4 Special ♥", "3 No (down)"."""
+        if self.bid.is_no_trump:
+            return f"{self.bid} ({self.direction})"
+        return f"{self.bid} {self.suit.symbol}" if self.suit else str(self.bid)
+
+
+def _term(kind: type[Term], value, field: str, message: str):
+    if value in (None, ""):
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise ScoringError(message, field=field) from None

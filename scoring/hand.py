@@ -19,20 +19,13 @@ class HandScore:
     boston: bool
 
 
-def _check_books(books: int, *, least: int = 0) -> None:
-    if isinstance(books, bool) or not isinstance(books, int):
-        raise ScoringError(f"Books are a whole number of tricks, not {books!r}.")
-    if not least <= books <= BOOKS_PER_DEAL:
-        raise ScoringError(f"The bidding team's books must be {least} to {BOOKS_PER_DEAL}; {books} is not possible.")
-
-
 def apply_reneges(rules: RuleSet, books: int, bidders: int = 0, defenders: int = 0) -> int:
     """The bidding team's books once renege penalties have moved books between the teams.
 
     Each renege moves ``rules.renege_books`` from the reneging team to the other; reneges by
     both teams offset. A team that cannot give up the books it owes leaves the other all 13.
     """
-    _check_books(books, least=rules.min_books)
+    rules.check_books(books)
     for count, who in ((bidders, "bidding team"), (defenders, "defending team")):
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ScoringError(f"The {who}'s reneges must be a count of 0 or more, not {count!r}.")
@@ -43,7 +36,7 @@ def apply_reneges(rules: RuleSet, books: int, bidders: int = 0, defenders: int =
 def score_hand(rules: RuleSet, bid: Bid, books: int) -> HandScore:
     """Score a hand from the bidding team's books after penalties (kitty book included)."""
     rules.check_bid(bid)
-    _check_books(books)
+    rules.check_books(books, after_penalties=True)
     multiplier = rules.multiplier(bid)
     if books >= bid.books_needed:
         points = (books - 6) * multiplier

@@ -3,42 +3,49 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from scoring.errors import ScoringError
 from scoring.rules import RuleSet
 from scoring.table import Pair
+from scoring.words import Term
 
 
-class PenaltyKind(StrEnum):
-    RENEGE = "renege"
-    BID_OUT_OF_TURN = "bid_out_of_turn"
-    PLAY_OUT_OF_TURN = "play_out_of_turn"
-    DEAL_OUT_OF_TURN = "deal_out_of_turn"
-    EXPOSED_CARD = "exposed_card"
-    DIRECTOR_RULING = "director_ruling"
-
-    @property
-    def label(self) -> str:
-        return _KIND_LABELS[self]
+class PenaltyKind(Term):
+    RENEGE = "renege", "Renege"
+    BID_OUT_OF_TURN = "bid_out_of_turn", "Bid out of turn"
+    PLAY_OUT_OF_TURN = "play_out_of_turn", "Play out of turn"
+    DEAL_OUT_OF_TURN = "deal_out_of_turn", "Deal out of turn"
+    EXPOSED_CARD = "exposed_card", "Exposed card"
+    DIRECTOR_RULING = "director_ruling", "Director's ruling"
 
 
-_KIND_LABELS = {
-    PenaltyKind.RENEGE: "Renege",
-    PenaltyKind.BID_OUT_OF_TURN: "Bid out of turn",
-    PenaltyKind.PLAY_OUT_OF_TURN: "Play out of turn",
-    PenaltyKind.DEAL_OUT_OF_TURN: "Deal out of turn",
-    PenaltyKind.EXPOSED_CARD: "Exposed card",
-    PenaltyKind.DIRECTOR_RULING: "Director's ruling",
-}
-
-
-class BidOutOfTurnChoice(StrEnum):
+class BidOutOfTurnChoice(Term):
     """What the player whose turn it was chooses after a bid out of turn."""
 
-    TAKE_POINTS = "take_points"
-    REDEAL = "redeal"
-    CONTINUE = "continue"
+    TAKE_POINTS = "take_points", "Take points"
+    REDEAL = "redeal", "Re-deal"
+    CONTINUE = "continue", "Continue"
+
+
+class RedealReason(Term):
+    """Why the cards are dealt again: the deal does not count and the same hand number is dealt again."""
+
+    MISDEAL = "misdeal", "Misdeal"
+    DEAL_OUT_OF_TURN = "deal_out_of_turn", "Dealt out of turn, caught before the first bid"
+    BID_OUT_OF_TURN = "bid_out_of_turn", "Bid out of turn, the wronged player chose a re-deal"
+
+    @property
+    def names_a_team(self) -> bool:
+        """A re-deal for something a team did out of turn records that team's penalty."""
+        return self is not RedealReason.MISDEAL
+
+    def penalty(self, team: Pair | str) -> Penalty | None:
+        """The penalty that makes the deal one that does not count (None for a misdeal)."""
+        if self is RedealReason.DEAL_OUT_OF_TURN:
+            return Penalty(PenaltyKind.DEAL_OUT_OF_TURN, team, before_bidding=True)
+        if self is RedealReason.BID_OUT_OF_TURN:
+            return Penalty(PenaltyKind.BID_OUT_OF_TURN, team, choice=BidOutOfTurnChoice.REDEAL)
+        return None
 
 
 @dataclass(frozen=True)
@@ -59,24 +66,33 @@ class Penalty:
     def __post_init__(self) -> None:
         try:
             object.__setattr__(self, "kind", PenaltyKind(self.kind))
+        except ValueError:
+            raise ScoringError("Choose the offence.", field="kind") from None
+        try:
             object.__setattr__(self, "team", Pair(self.team))
-        except ValueError as error:
-            raise ScoringError(f"Not a penalty: {error}.") from None
+        except ValueError:
+            raise ScoringError("Choose the team.", field="team") from None
         if self.choice is not None:
-            object.__setattr__(self, "choice", BidOutOfTurnChoice(self.choice))
+            try:
+                object.__setattr__(self, "choice", BidOutOfTurnChoice(self.choice))
+            except ValueError:
+                raise ScoringError("Choose take points, re-deal or continue.", field="choice") from None
         if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
-            raise ScoringError("A renege count is 1 or more.")
+            raise ScoringError("A renege count is 1 or more.", field="count")
         if self.count != 1 and self.kind is not PenaltyKind.RENEGE:
-            raise ScoringError(f"{self.kind.label} is recorded once per offence.")
+            raise ScoringError(f"{self.kind.label} is recorded once per offence.", field="count")
         if (self.kind is PenaltyKind.BID_OUT_OF_TURN) != (self.choice is not None):
-            raise ScoringError("A bid out of turn needs the wronged player's choice: take points, re-deal or continue.")
+            raise ScoringError(
+                "A bid out of turn needs the wronged player's choice: take points, re-deal or continue.",
+                field="choice",
+            )
         if self.before_bidding and self.kind is not PenaltyKind.DEAL_OUT_OF_TURN:
             raise ScoringError("Only a deal out of turn is caught before bidding.")
         if self.kind is PenaltyKind.DIRECTOR_RULING:
             if isinstance(self.points, bool) or not isinstance(self.points, int) or not self.points:
-                raise ScoringError("A director's ruling gives or takes a whole number of points.")
+                raise ScoringError("A director's ruling gives or takes a whole number of points.", field="points")
         elif self.points:
-            raise ScoringError(f"{self.kind.label} points come from the rule set, not the entry.")
+            raise ScoringError(f"{self.kind.label} points come from the rule set, not the entry.", field="points")
 
     @property
     def causes_redeal(self) -> bool:
@@ -89,6 +105,28 @@ class Penalty:
     def needs_play(self) -> bool:
         """Penalties that can only happen once cards are played."""
         return self.kind in (PenaltyKind.RENEGE, PenaltyKind.PLAY_OUT_OF_TURN)
+
+    @property
+    def removable(self) -> bool:
+        """Whether the penalty can be undone on its own: the one that caused a re-deal goes with the re-deal."""
+        return not self.causes_redeal
+
+    def describe(self, *, warning: bool = False, reason: str = "") -> str:
+        """The penalty in words for the sheet and its history; ``reason`` is a ruling's written reason."""
+        team = self.team.label
+        if self.kind is PenaltyKind.RENEGE:
+            return f"Renege by {team}" + (f" ×{self.count}" if self.count > 1 else "")
+        if self.kind is PenaltyKind.BID_OUT_OF_TURN:
+            return f"Bid out of turn by {team}: {self.choice.label.lower()}"
+        if self.kind is PenaltyKind.DEAL_OUT_OF_TURN:
+            when = "caught before the first bid, re-dealt" if self.before_bidding else "the hand stands"
+            return f"Deal out of turn by {team}, {when}"
+        if self.kind is PenaltyKind.EXPOSED_CARD:
+            return f"Exposed card by {team}" + (" (warning)" if warning else "")
+        if self.kind is PenaltyKind.DIRECTOR_RULING:
+            sign = "+" if self.points > 0 else "−"
+            return f"Director's ruling: {sign}{abs(self.points)} to {team}" + (f": {reason}" if reason else "")
+        return f"{self.kind.label} by {team}"
 
 
 def penalty_points(rules: RuleSet, penalty: Penalty, *, warning: bool = False) -> dict[Pair, int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.bids import Bid
@@ -54,8 +54,20 @@ class Deal:
 
 
 @dataclass(frozen=True)
+class PenaltyLine:
+    """A penalty as scored: whether it was only a warning, and the points it gave each team."""
+
+    penalty: Penalty
+    warning: bool
+    points: dict[Pair, int]
+
+
+@dataclass(frozen=True)
 class DealLine:
-    """A deal as scored, with both teams' points and the running totals after it."""
+    """A deal as scored, with both teams' points and the running totals after it.
+
+    ``penalties`` holds one line per penalty of the deal, in the order the deal lists them.
+    """
 
     hand_number: int
     deal: Deal
@@ -63,8 +75,12 @@ class DealLine:
     books_after_penalties: int | None
     hand_points: dict[Pair, int]
     penalty_points: dict[Pair, int]
-    warnings: tuple[Penalty, ...]
+    penalties: tuple[PenaltyLine, ...]
     totals: dict[Pair, int]
+
+    @property
+    def warnings(self) -> tuple[Penalty, ...]:
+        return tuple(line.penalty for line in self.penalties if line.warning)
 
     @property
     def counts(self) -> bool:
@@ -74,9 +90,22 @@ class DealLine:
         return self.hand_points[pair] + self.penalty_points[pair]
 
 
+def round_winner(totals: Mapping[str, int], *, complete: bool) -> Pair | None:
+    """The team with more points once the round is complete; None for a tie or a round in play."""
+    if not complete:
+        return None
+    ns, ew = totals[Pair.NORTH_SOUTH], totals[Pair.EAST_WEST]
+    if ns == ew:
+        return None
+    return Pair.NORTH_SOUTH if ns > ew else Pair.EAST_WEST
+
+
 @dataclass(frozen=True)
 class RoundScore:
+    """A round as scored: one line per deal and one per ruling, each in the order given."""
+
     lines: tuple[DealLine, ...]
+    rulings: tuple[PenaltyLine, ...]
     totals: dict[Pair, int]
     hands_played: int
     complete: bool
@@ -85,13 +114,7 @@ class RoundScore:
 
     @property
     def winner(self) -> Pair | None:
-        """The team with more points once the round is complete; None for a tie or a round in play."""
-        if not self.complete:
-            return None
-        ns, ew = self.totals[Pair.NORTH_SOUTH], self.totals[Pair.EAST_WEST]
-        if ns == ew:
-            return None
-        return Pair.NORTH_SOUTH if ns > ew else Pair.EAST_WEST
+        return round_winner(self.totals, complete=self.complete)
 
     @property
     def tied(self) -> bool:
@@ -148,7 +171,8 @@ class _Rotation:
             others = " or ".join(seat.label for seat in dealer.pair.other.seats)
             raise ScoringError(
                 f"{dealer.pair.label} have already dealt {share} times this round; "
-                f"hand {self.hands + 1} is dealt by {others}."
+                f"hand {self.hands + 1} is dealt by {others}.",
+                field="dealer",
             )
 
     def record(self, dealer: Seat) -> None:
@@ -177,11 +201,14 @@ def score_round(
         first_dealer = deals[0].dealer
     rotation = _Rotation(rules, Seat(first_dealer) if first_dealer else None)
     totals = _zero()
+    ruling_lines = []
     for ruling in rulings:
         if ruling.kind is not PenaltyKind.DIRECTOR_RULING:
             raise ScoringError("Only a director's ruling applies to the round as a whole.")
-        for pair, points in penalty_points(rules, ruling).items():
-            totals[pair] += points
+        points = penalty_points(rules, ruling)
+        ruling_lines.append(PenaltyLine(ruling, False, points))
+        for pair in Pair:
+            totals[pair] += points[pair]
     exposed = _zero()
     lines = []
 
@@ -203,16 +230,16 @@ def score_round(
             rotation.check(deal.dealer)
             hand, books, hand_points = _hand_points(rules, deal)
         extra = _zero()
-        warnings = []
+        penalty_lines = []
         for penalty in deal.penalties:
             warning = False
             if penalty.kind is PenaltyKind.EXPOSED_CARD:
                 warning = exposed[penalty.team] == 0
                 exposed[penalty.team] += 1
-                if warning:
-                    warnings.append(penalty)
-            for pair, points in penalty_points(rules, penalty, warning=warning).items():
-                extra[pair] += points
+            points = penalty_points(rules, penalty, warning=warning)
+            penalty_lines.append(PenaltyLine(penalty, warning, points))
+            for pair in Pair:
+                extra[pair] += points[pair]
         for pair in Pair:
             totals[pair] += hand_points[pair] + extra[pair]
         if deal.counts:
@@ -225,13 +252,14 @@ def score_round(
                 books_after_penalties=books,
                 hand_points=hand_points,
                 penalty_points=extra,
-                warnings=tuple(warnings),
+                penalties=tuple(penalty_lines),
                 totals=dict(totals),
             )
         )
     complete = over()
     return RoundScore(
         lines=tuple(lines),
+        rulings=tuple(ruling_lines),
         totals=dict(totals),
         hands_played=rotation.hands,
         complete=complete,

@@ -9,46 +9,52 @@ from typing import Any
 
 from scoring.bids import MAX_LEVEL, Bid, BidKind
 from scoring.errors import ScoringError
+from scoring.words import Term
 
 BOOKS_PER_DEAL = 13
 
 
-class DealStyle(StrEnum):
-    STRAIGHT = "straight"
-    KITTY = "kitty"
+class DealStyle(Term):
+    STRAIGHT = "straight", "Straight (no kitty)"
+    KITTY = "kitty", "Kitty"
 
 
-class SetScoring(StrEnum):
+class SetScoring(Term):
     """What a set costs."""
 
-    DEFENDERS_GAIN = "defenders_gain"
-    BIDDERS_LOSE = "bidders_lose"
+    DEFENDERS_GAIN = "defenders_gain", "Defenders gain the bid"
+    BIDDERS_LOSE = "bidders_lose", "Bidding team loses the bid"
 
 
-class DefendersOddBooks(StrEnum):
+class DefendersOddBooks(Term):
     """When the defenders of a set bid score a point for each book they turned above six."""
 
-    TRUMP_ONLY = "trump_only"
-    NONE = "none"
-    EVERY_BID = "every_bid"
+    TRUMP_ONLY = "trump_only", "Trump bids only, after the 7th book on a bid of 1"
+    NONE = "none", "Never"
+    EVERY_BID = "every_bid", "Every bid"
 
 
-class ByeScoring(StrEnum):
+class ByeScoring(Term):
     """What a team with a bye is credited with for the round."""
 
-    WINNERS_AVERAGE = "winners_average"
-    WIN_ONLY = "win_only"
+    WINNERS_AVERAGE = "winners_average", "A round win and the average points of the round's winners"
+    WIN_ONLY = "win_only", "A round win and no points"
 
 
 @dataclass(frozen=True)
 class Setting:
-    """How one setting is described to a director and which values it admits."""
+    """How one setting is described to a director and which values it admits.
+
+    ``scored`` is false for a setting that describes the game but changes no score, because the sheet
+    records only the winning bid and the books: it is stored and kept, never offered as a choice.
+    """
 
     label: str
     help: str
-    choices: tuple[tuple[str, str], ...] = ()
+    choices: type[Term] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    scored: bool = True
 
 
 SETTINGS: dict[str, Setting] = {
@@ -56,19 +62,21 @@ SETTINGS: dict[str, Setting] = {
         "Deal",
         "Straight: 52 cards, 13 each, no kitty. Kitty: 12 each, the rest form a kitty that "
         "counts as the bidding team's first book.",
-        choices=((DealStyle.STRAIGHT, "Straight (no kitty)"), (DealStyle.KITTY, "Kitty")),
+        choices=DealStyle,
     ),
     "jokers": Setting(
         "Jokers",
         "Jokers in a kitty deal (the kitty holds 4 cards plus one per joker). A straight deal has none.",
         minimum=0,
         maximum=2,
+        scored=False,
     ),
     "min_bid": Setting("Minimum bid", "The lowest level a player may bid.", minimum=1, maximum=MAX_LEVEL),
     "low_beats_high": Setting(
         "Low beats high",
         "At one level a low (Special) bid overcalls a high bid. Off: the two are equal and "
         "neither overcalls the other.",
+        scored=False,
     ),
     "no_trump_multiplier": Setting(
         "No-trump multiplier",
@@ -80,19 +88,12 @@ SETTINGS: dict[str, Setting] = {
         "When a bid is set",
         "Who a set bid scores for: the defenders gain the bid (no negative scores), or the "
         "bidding team loses it (scores may go negative).",
-        choices=(
-            (SetScoring.DEFENDERS_GAIN, "Defenders gain the bid"),
-            (SetScoring.BIDDERS_LOSE, "Bidding team loses the bid"),
-        ),
+        choices=SetScoring,
     ),
     "defenders_odd_books": Setting(
         "Defenders' odd books",
         "When the defenders of a set bid also score a point for each book they turned above six.",
-        choices=(
-            (DefendersOddBooks.TRUMP_ONLY, "Trump bids only, after the 7th book on a bid of 1"),
-            (DefendersOddBooks.NONE, "Never"),
-            (DefendersOddBooks.EVERY_BID, "Every bid"),
-        ),
+        choices=DefendersOddBooks,
     ),
     "boston_multiplier": Setting(
         "Boston multiplier",
@@ -133,10 +134,7 @@ SETTINGS: dict[str, Setting] = {
     "bye_scoring": Setting(
         "Bye",
         "What a team with a bye is credited with for the round.",
-        choices=(
-            (ByeScoring.WINNERS_AVERAGE, "A round win and the average points of the round's winners"),
-            (ByeScoring.WIN_ONLY, "A round win and no points"),
-        ),
+        choices=ByeScoring,
     ),
 }
 
@@ -194,6 +192,12 @@ class RuleSet:
             raise ScoringError(f"Unknown rule set setting: {', '.join(unknown)}.")
         return dataclasses.replace(self, **changes)
 
+    def with_choices(self, **changes: Any) -> RuleSet:
+        """These rules with the settings a director chose on the form; a straight deal leaves no jokers."""
+        if changes.get("deal", self.deal) == DealStyle.STRAIGHT:
+            changes["jokers"] = 0
+        return self.replace(**changes)
+
     @property
     def kitty_size(self) -> int:
         return 4 + self.jokers if self.deal is DealStyle.KITTY else 0
@@ -208,6 +212,17 @@ class RuleSet:
         """How many of a round's hands each team may deal (the larger share if the count is odd)."""
         return (self.hands_per_round + 1) // 2
 
+    def check_books(self, books: int, *, after_penalties: bool = False) -> None:
+        """Books are 0 to 13; before penalties a kitty deal's bidders hold at least the kitty."""
+        least = 0 if after_penalties else self.min_books
+        if isinstance(books, bool) or not isinstance(books, int):
+            raise ScoringError(f"Books are a whole number of tricks, not {books!r}.", field="books")
+        if not least <= books <= BOOKS_PER_DEAL:
+            raise ScoringError(
+                f"The bidding team's books must be {least} to {BOOKS_PER_DEAL}; {books} is not possible.",
+                field="books",
+            )
+
     def multiplier(self, bid: Bid) -> int:
         return self.no_trump_multiplier if bid.is_no_trump else 1
 
@@ -215,7 +230,7 @@ class RuleSet:
         if not isinstance(bid, Bid):
             raise ScoringError(f"{bid!r} is not a bid.")
         if bid.level < self.min_bid:
-            raise ScoringError(f"The minimum bid is {self.min_bid}; {bid} is too low.")
+            raise ScoringError(f"The minimum bid is {self.min_bid}; {bid} is too low.", field="level")
 
     def allows(self, bid: Bid) -> bool:
         return isinstance(bid, Bid) and bid.level >= self.min_bid
@@ -231,12 +246,14 @@ class RuleSet:
         return _kind_rank(self, new_bid.kind) > _kind_rank(self, old_bid.kind)
 
     def describe(self) -> list[tuple[str, str]]:
-        """Each setting's label and its value in words, for pages and printed sheets."""
+        """Each scored setting's label and its value in words, for pages and printed sheets."""
         described = []
         for name, setting in SETTINGS.items():
+            if not setting.scored:
+                continue
             value = getattr(self, name)
             if setting.choices:
-                text = dict(setting.choices)[value]
+                text = value.label
             elif isinstance(value, bool):
                 text = "Yes" if value else "No"
             else:
@@ -260,16 +277,16 @@ def _checked(name: str, value: Any) -> Any:
         try:
             return type(default)(value)
         except ValueError:
-            allowed = ", ".join(str(choice) for choice, _ in setting.choices)
-            raise ScoringError(f"{setting.label}: {value!r} is not one of {allowed}.") from None
+            allowed = ", ".join(setting.choices.values())
+            raise ScoringError(f"{setting.label}: {value!r} is not one of {allowed}.", field=name) from None
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ScoringError(f"{setting.label}: expected yes or no (true/false), not {value!r}.")
+            raise ScoringError(f"{setting.label}: expected yes or no (true/false), not {value!r}.", field=name)
         return value
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoringError(f"{setting.label}: expected a whole number, not {value!r}.")
+        raise ScoringError(f"{setting.label}: expected a whole number, not {value!r}.", field=name)
     if not setting.minimum <= value <= setting.maximum:
-        raise ScoringError(f"{setting.label}: {value} is outside {setting.minimum} to {setting.maximum}.")
+        raise ScoringError(f"{setting.label}: {value} is outside {setting.minimum} to {setting.maximum}.", field=name)
     return value
 
 

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+from scoring.words import Term
 
 
-class Pair(StrEnum):
+class Pair(Term):
     """A partnership: the two players who sit opposite each other."""
 
-    NORTH_SOUTH = "NS"
-    EAST_WEST = "EW"
+    NORTH_SOUTH = "NS", "North–South"
+    EAST_WEST = "EW", "East–West"
 
     @property
     def other(self) -> Pair:
         return Pair.EAST_WEST if self is Pair.NORTH_SOUTH else Pair.NORTH_SOUTH
-
-    @property
-    def label(self) -> str:
-        return "North–South" if self is Pair.NORTH_SOUTH else "East–West"
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -26,22 +22,23 @@ class Pair(StrEnum):
         return (Seat.EAST, Seat.WEST)
 
 
-class Seat(StrEnum):
-    NORTH = "N"
-    EAST = "E"
-    SOUTH = "S"
-    WEST = "W"
+class Seat(Term):
+    NORTH = "N", "North"
+    EAST = "E", "East"
+    SOUTH = "S", "South"
+    WEST = "W", "West"
 
     @property
     def pair(self) -> Pair:
         return Pair.NORTH_SOUTH if self in (Seat.NORTH, Seat.SOUTH) else Pair.EAST_WEST
 
     @property
+    def position(self) -> int:
+        """Which of its team's two players sits here: the first sits North or East, the second South or West."""
+        return 0 if self in (Seat.NORTH, Seat.EAST) else 1
+
+    @property
     def next(self) -> Seat:
         """The seat to the left: deals and play pass clockwise."""
         order = list(Seat)
         return order[(order.index(self) + 1) % len(order)]
-
-    @property
-    def label(self) -> str:
-        return self.name.capitalize()

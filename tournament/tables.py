@@ -1,4 +1,7 @@
-"""django-tables2 tables: sortable on the page and exportable as CSV and XLSX."""
+"""Listings (django-tables2 tables): sortable on the page and exportable as CSV and XLSX.
+
+They are called listings so they are never confused with the card tables of a round.
+"""
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -11,7 +14,7 @@ NUMERIC_WIDE = {"td": {"class": "num wide-only"}, "th": {"class": "num wide-only
 WIDE = {"td": {"class": "wide-only"}, "th": {"class": "wide-only"}}
 
 
-class TeamTable(tables.Table):
+class TeamListing(tables.Table):
     number = tables.Column(verbose_name="#", attrs={"td": {"class": "num"}, "th": {"class": "num"}})
     team = tables.Column(accessor="display_name", verbose_name="Team", order_by=("name", "number"))
     players = tables.Column(accessor="player_names", verbose_name="Players", orderable=False)
@@ -50,7 +53,7 @@ class TeamTable(tables.Table):
         return "yes" if value else "no"
 
 
-class StandingsTable(tables.Table):
+class StandingsListing(tables.Table):
     """The standings: sortable on the page, exportable as CSV and XLSX."""
 
     place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
@@ -97,7 +100,7 @@ class StandingsTable(tables.Table):
         return f"{value:+d}" if value else "0"
 
 
-class HandsTable(tables.Table):
+class HandListing(tables.Table):
     """Every hand of a tournament as recorded and scored, for the CSV and XLSX exports."""
 
     round = tables.Column(accessor="table__round__title", verbose_name="Round")

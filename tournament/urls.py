@@ -20,6 +20,7 @@ director_patterns = [
     path("t/<slug:slug>/teams/<int:number>/edit/", director.team_edit, name="team_edit"),
     path("t/<slug:slug>/desk/", director.desk, name="desk"),
     path("t/<slug:slug>/announcements/", director.announcements, name="announcements"),
+    path("t/<slug:slug>/log/", director.action_log, name="log"),
     path("t/<slug:slug>/announcements/<int:pk>/remove/", director.announcement_remove, name="announcement_remove"),
     path("t/<slug:slug>/desk/<int:number>/", director.desk_action, name="desk_action"),
     path("t/<slug:slug>/rounds/new/", director.round_new, name="round_new"),

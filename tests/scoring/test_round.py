@@ -199,7 +199,7 @@ def test_only_rulings_apply_to_the_round_as_a_whole():
         ({"kind": PenaltyKind.PLAY_OUT_OF_TURN, "team": NS, "points": 4}, "come from the rule set"),
         ({"kind": PenaltyKind.EXPOSED_CARD, "team": NS, "count": 2}, "once per offence"),
         ({"kind": PenaltyKind.RENEGE, "team": NS, "count": 0}, "1 or more"),
-        ({"kind": PenaltyKind.RENEGE, "team": "XY"}, "Not a penalty"),
+        ({"kind": PenaltyKind.RENEGE, "team": "XY"}, "Choose the team"),
     ],
 )
 def test_impossible_penalties_are_refused(kwargs, message):

@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import (
+    SETTINGS,
     Bid,
     BidKind,
     DealStyle,
@@ -102,12 +103,22 @@ def test_rule_sets_are_immutable():
         RuleSet().min_bid = 3
 
 
-def test_describe_lists_every_setting_in_words():
+def test_describe_lists_every_scored_setting_in_words():
     described = dict(RuleSet.preset("kitty").describe())
     assert described["Deal"] == "Kitty"
     assert described["Minimum bid"] == "3"
-    assert described["Low beats high"] == "No"
-    assert len(described) == len(RuleSet().to_dict())
+    assert described["When a bid is set"] == "Bidding team loses the bid"
+    scored = [setting.label for setting in SETTINGS.values() if setting.scored]
+    assert list(described) == scored
+
+
+def test_settings_that_change_no_score_are_not_offered():
+    """Only the winning bid is recorded, so the bid ranking and the jokers never change a score."""
+    unscored = {name for name, setting in SETTINGS.items() if not setting.scored}
+    assert unscored == {"jokers", "low_beats_high"}
+    kitty = RuleSet.preset("kitty")
+    assert kitty.with_choices(min_bid=4).jokers == 2, "a director's choices keep the unscored settings"
+    assert kitty.with_choices(deal="straight").jokers == 0, "a straight deal has no jokers"
 
 
 # Ranking of RULES.md, written out: (level, kind rank) where no trump outranks high and low,

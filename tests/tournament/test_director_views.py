@@ -6,8 +6,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring import RuleSet
 from tournament.models import Event, Round, Team, Tournament
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import tournament_rules_set
 
 
 @pytest.fixture
@@ -42,6 +44,7 @@ def director_urls(tournament, round_):
         ("post", reverse("director:round_close", args=[slug, number])),
         ("get", reverse("director:event_archive", args=[event_slug])),
         ("get", reverse("director:announcements", args=[slug])),
+        ("get", reverse("director:log", args=[slug])),
         ("post", reverse("director:announcement_remove", args=[slug, 1])),
         ("get", reverse("director:playoffs", args=[slug])),
         ("post", reverse("director:playoffs_seed", args=[slug])),
@@ -135,25 +138,36 @@ def test_bad_input_is_shown_beside_its_field_and_nothing_is_saved(director_clien
     )
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'id="id_ends_on-error"' in html and "cannot end before it starts" in html
+    assert 'id="id_ends_on_error"' in html and "cannot end before it starts" in html
     assert not Event.objects.exists()
 
 
-def test_rules_form_explains_each_setting_and_refuses_bad_combinations(director_client, tournament):
+def test_rules_form_explains_each_setting_and_refuses_bad_values(director_client, tournament):
     url = reverse("director:tournament_rules", args=[tournament.slug])
     html = director_client.get(url).content.decode()
     assert "Books moved from the reneging team to the other" in html
-    data = {**tournament.rules.to_dict(), "jokers": 2}
-    data = {key: value for key, value in data.items() if value is not False}
-    response = director_client.post(url, data)
-    assert "A straight deal has no jokers" in response.content.decode()
+    assert 'name="jokers"' not in html and 'name="low_beats_high"' not in html, "settings that score nothing"
+    data = {key: value for key, value in tournament.rules.to_dict().items() if value is not False}
+    response = director_client.post(url, {**data, "min_bid": 9})
+    assert 'id="id_min_bid_error"' in response.content.decode()
     tournament.refresh_from_db()
-    assert tournament.rules.jokers == 0
-    data["deal"] = "kitty"
-    data["min_bid"] = 3
+    assert tournament.rules.min_bid == 1
+    data.update({"deal": "kitty", "min_bid": 3})
     assert director_client.post(url, data).status_code == 302
     tournament.refresh_from_db()
-    assert tournament.rules.jokers == 2 and tournament.rules.min_bid == 3
+    assert tournament.rules.deal == "kitty" and tournament.rules.min_bid == 3
+
+
+def test_rules_form_keeps_the_settings_it_does_not_offer(director_client, tournament):
+    url = reverse("director:tournament_rules", args=[tournament.slug])
+    tournament_rules_set(tournament=tournament, rules=RuleSet.preset("kitty"))
+    data = {key: value for key, value in RuleSet.preset("kitty").to_dict().items() if value is not False}
+    assert director_client.post(url, {**data, "boston_multiplier": 2}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules.jokers == 2 and tournament.rules.boston_multiplier == 2
+    assert director_client.post(url, {**data, "deal": "straight"}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules.jokers == 0, "a straight deal has no jokers"
 
 
 def test_rules_form_starts_from_a_preset(director_client, tournament):
@@ -173,7 +187,7 @@ def test_register_a_team_through_the_form_with_a_clash_shown_beside_the_field(di
         url, {"player1_name": "Cy Young", "player2_name": "Ann Lee", "player2_city": "Detroit"}
     )
     html = response.content.decode()
-    assert 'id="id_player2_name-error"' in html and "Ann Lee already plays on team #1" in html
+    assert 'id="id_player2_name_error"' in html and "Ann Lee already plays on team #1" in html
     assert tournament.teams.count() == 1
 
 
@@ -229,7 +243,7 @@ def test_manual_draw_errors_show_beside_the_table_list(director_client, tourname
     response = director_client.post(
         reverse("director:round_new", args=[tournament.slug]), {"method": "manual", "pairs": "1 2\n3 3"}
     )
-    assert 'id="id_pairs-error"' in response.content.decode()
+    assert 'id="id_pairs_error"' in response.content.decode()
     assert not tournament.rounds.exists()
 
 
@@ -240,7 +254,7 @@ def count_queries(client, url):
     return len(queries)
 
 
-@pytest.mark.parametrize("page", ["desk", "teams", "round_new", "round", "tournament", "round_live"])
+@pytest.mark.parametrize("page", ["desk", "teams", "round_new", "round", "tournament", "round_live", "log"])
 def test_page_query_count_does_not_grow_with_the_field(director_client, event, make_teams, page):
     from tournament.services.events import tournament_create
 

@@ -55,7 +55,7 @@ def test_the_live_preview_fragment(client, table):
 def test_a_refusal_is_shown_beside_its_field_and_nothing_is_saved(client, table):
     response = client.post(url("table_hand_add", table), hand_post(0, suit=""))
     assert response.status_code == 400
-    assert 'id="id_hand-suit-error"' in response.content.decode()
+    assert 'id="id_hand-suit_error"' in response.content.decode()
     assert not table.hands.exists()
 
 
@@ -154,7 +154,7 @@ def test_staff_correct_a_signed_sheet_with_a_reason(client, signed, scorekeeper)
     version = signed.version
     data = hand_post(version, dealer="N", bidder="N", level="3", kind="high", suit="spades", books="11")
     response = client.post(url("table_hand_edit", signed, 1), data)
-    assert 'id="id_hand-reason-error"' in response.content.decode()
+    assert 'id="id_hand-reason_error"' in response.content.decode()
     response = client.post(url("table_hand_edit", signed, 1), {**data, "hand-reason": "11 books, counted again"})
     assert response.status_code == 302
     signed.refresh_from_db()

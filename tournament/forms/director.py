@@ -3,7 +3,7 @@
 from django import forms
 
 from scoring import PRESETS, SETTINGS, RuleSet, ScoringError
-from tournament.models import STANDINGS_ORDERS, Round, Tournament
+from tournament.models import STANDINGS_ORDERS, Round, Team, Tournament
 from tournament.services.teams import CSV_COLUMNS
 
 
@@ -50,28 +50,30 @@ def _rules_field(name: str, value) -> forms.Field:
     setting = SETTINGS[name]
     common = {"label": setting.label, "help_text": setting.help, "initial": value}
     if setting.choices:
-        return forms.ChoiceField(choices=[(str(key), text) for key, text in setting.choices], **common)
+        return forms.ChoiceField(choices=setting.choices.choices(), **common)
     if isinstance(value, bool):
         return forms.BooleanField(required=False, **common)
     return forms.IntegerField(min_value=setting.minimum, max_value=setting.maximum, **common)
 
 
 class RuleSetForm(forms.Form):
-    """Every setting of the rule set, each explained; the engine judges the combination."""
+    """Every setting that changes a score, each explained; the engine judges the combination."""
 
     def __init__(self, *args, rules: RuleSet, **kwargs):
         super().__init__(*args, **kwargs)
+        self.start = rules
         for name, value in rules.to_dict().items():
-            self.fields[name] = _rules_field(name, value)
+            if SETTINGS[name].scored:
+                self.fields[name] = _rules_field(name, value)
 
     def clean(self):
         cleaned = super().clean()
         if self.errors:
             return cleaned
         try:
-            self.rules = RuleSet.from_dict(cleaned)
+            self.rules = self.start.with_choices(**cleaned)
         except ScoringError as error:
-            raise forms.ValidationError(str(error)) from None
+            self.add_error(error.field if error.field in self.fields else None, str(error))
         return cleaned
 
 
@@ -191,3 +193,15 @@ class PlayoffSeedForm(forms.Form):
 class SeedSwapForm(forms.Form):
     seed_a = forms.IntegerField(min_value=1, label="Swap seed")
     seed_b = forms.IntegerField(min_value=1, label="with seed")
+
+
+class LogFilterForm(forms.Form):
+    """The log page's filter: a round, a team, or both."""
+
+    round = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Round")
+    team = TeamChoiceField(queryset=Team.objects.none(), required=False, label="Team", empty_label="Every team")
+
+    def __init__(self, *args, rounds, teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["round"].choices = [("", "Every round")] + [(r.number, r.title) for r in rounds]
+        self.fields["team"].queryset = teams

@@ -2,8 +2,7 @@
 
 from django import forms
 
-from tournament.models import Hand, Pair, Penalty
-from tournament.services.sheets import REDEAL_REASONS
+from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
 
 
 class ChoiceButtons(forms.RadioSelect):
@@ -14,7 +13,7 @@ class ChoiceButtons(forms.RadioSelect):
 
 
 def _seat_choices(seats):
-    return [(seat.seat, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
+    return [(seat.seat.value, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
 
 
 class VersionedForm(forms.Form):
@@ -48,16 +47,16 @@ class HandForm(VersionedForm):
         coerce=int, choices=[(n, str(n)) for n in range(1, 8)], widget=ChoiceButtons, label="Bid"
     )
     kind = forms.ChoiceField(
-        choices=[("high", "High"), ("low", "Special"), ("nt", "No")], widget=ChoiceButtons, label="Kind"
+        choices=[(kind.value, kind.word or kind.label) for kind in BidKind], widget=ChoiceButtons, label="Kind"
     )
     suit = forms.ChoiceField(
-        choices=[(value, label.split()[0]) for value, label in Hand.Suit.choices],
+        choices=[(suit.value, suit.symbol) for suit in Suit],
         widget=ChoiceButtons,
         required=False,
         label="Trump (High or Special)",
     )
     direction = forms.ChoiceField(
-        choices=Hand.Direction.choices,
+        choices=Direction.choices(),
         widget=ChoiceButtons,
         required=False,
         label="Direction (No trump; up if none named)",
@@ -79,10 +78,10 @@ class HandForm(VersionedForm):
 class RedealForm(VersionedForm):
     dealer = forms.ChoiceField(widget=ChoiceButtons, label="Who dealt")
     redeal_reason = forms.ChoiceField(
-        choices=list(REDEAL_REASONS.items()), widget=forms.RadioSelect, label="Why the cards are dealt again"
+        choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )
     team = forms.ChoiceField(
-        choices=Pair.choices,
+        choices=Pair.choices(),
         widget=ChoiceButtons,
         required=False,
         label="Team out of turn",
@@ -97,7 +96,7 @@ class RedealForm(VersionedForm):
 class PenaltyForm(VersionedForm):
     hand = forms.TypedChoiceField(coerce=int, required=False, label="In hand", empty_value=None)
     kind = forms.ChoiceField(widget=forms.RadioSelect, label="Offence")
-    team = forms.ChoiceField(choices=Pair.choices, widget=ChoiceButtons, label="Team that committed it")
+    team = forms.ChoiceField(choices=Pair.choices(), widget=ChoiceButtons, label="Team that committed it")
     count = forms.TypedChoiceField(
         coerce=int,
         choices=[(n, str(n)) for n in range(1, 5)],
@@ -109,7 +108,10 @@ class PenaltyForm(VersionedForm):
         help_text="Renege only: how many.",
     )
     choice = forms.ChoiceField(
-        choices=[(Penalty.Choice.TAKE_POINTS, "Take points"), (Penalty.Choice.CONTINUE, "Continue, the bid stands")],
+        choices=[
+            (BidOutOfTurnChoice.TAKE_POINTS.value, BidOutOfTurnChoice.TAKE_POINTS.label),
+            (BidOutOfTurnChoice.CONTINUE.value, f"{BidOutOfTurnChoice.CONTINUE.label}, the bid stands"),
+        ],
         widget=forms.RadioSelect,
         required=False,
         label="Bid out of turn: the wronged player chose",
@@ -131,14 +133,17 @@ class PenaltyForm(VersionedForm):
         if hands:
             self.fields["hand"].initial = hands[-1].sequence
         kinds = [
-            (Penalty.Kind.RENEGE, "Renege (books move before scoring)"),
-            (Penalty.Kind.BID_OUT_OF_TURN, "Bid out of turn"),
-            (Penalty.Kind.PLAY_OUT_OF_TURN, "Play out of turn"),
-            (Penalty.Kind.EXPOSED_CARD, "Exposed card (a team's first is a warning)"),
-            (Penalty.Kind.DEAL_OUT_OF_TURN, "Deal out of turn after bidding began (the hand stands)"),
+            (PenaltyKind.RENEGE.value, f"{PenaltyKind.RENEGE.label} (books move before scoring)"),
+            (PenaltyKind.BID_OUT_OF_TURN.value, PenaltyKind.BID_OUT_OF_TURN.label),
+            (PenaltyKind.PLAY_OUT_OF_TURN.value, PenaltyKind.PLAY_OUT_OF_TURN.label),
+            (PenaltyKind.EXPOSED_CARD.value, f"{PenaltyKind.EXPOSED_CARD.label} (a team's first is a warning)"),
+            (
+                PenaltyKind.DEAL_OUT_OF_TURN.value,
+                f"{PenaltyKind.DEAL_OUT_OF_TURN.label} after bidding began (the hand stands)",
+            ),
         ]
         if staff:
-            kinds.append((Penalty.Kind.DIRECTOR_RULING, "Director's ruling"))
+            kinds.append((PenaltyKind.DIRECTOR_RULING.value, PenaltyKind.DIRECTOR_RULING.label))
         self.fields["kind"].choices = kinds
         self.fields["reason"].label = "Reason"
         self.fields["reason"].help_text = "Required for a ruling, and for any change once the sheet is signed."
@@ -146,7 +151,7 @@ class PenaltyForm(VersionedForm):
 
 class SignForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
-    pair = forms.ChoiceField(choices=Pair.choices, widget=forms.HiddenInput)
+    pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
     player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
 
     def __init__(self, *args, players, **kwargs):
@@ -160,7 +165,7 @@ class RemoveForm(VersionedForm):
 
 class DisputeForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
-    pair = forms.ChoiceField(choices=Pair.choices, widget=ChoiceButtons, label="Team calling the director")
+    pair = forms.ChoiceField(choices=Pair.choices(), widget=ChoiceButtons, label="Team calling the director")
     note = forms.CharField(max_length=250, label="What is disputed", widget=forms.TextInput)
 
 

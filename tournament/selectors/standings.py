@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 
-from scoring import bye_points
+from scoring import Pair, bye_points
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
-from tournament.models import Pair, Round, Seating, Team, Tournament
-from tournament.selectors import teams_with_players
+from tournament.models import Round, Seating, Team, Tournament
+from tournament.selectors.teams import teams_with_players
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 

@@ -6,10 +6,12 @@ import secrets
 from django.db import transaction
 from django.utils import timezone
 
+from scoring import Pair
 from scoring.pairing import Entrant, movement_draw, random_draw, swiss_draw
 from tournament.errors import ServiceError
-from tournament.models import Pair, Round, Seating, Table, Team, Tournament
+from tournament.models import LogEntry, Round, Seating, Table, Team, Tournament
 from tournament.selectors.standings import draw_history, ranked_entrants
+from tournament.services.log import Actor, actor_of, log_write
 
 
 def _entrants(tournament: Tournament) -> list[Team]:
@@ -63,10 +65,34 @@ def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]]
     return tables, bye
 
 
+def _log_round(round_: Round, actor: Actor | None, action: str, summary: str, **details) -> None:
+    log_write(
+        actor=actor_of(actor),
+        action=action,
+        summary=summary,
+        tournament=round_.tournament,
+        round_number=round_.number,
+        **details,
+    )
+
+
+def _draw_snapshot(round_: Round) -> dict:
+    """A draw as table numbers and team numbers, for the log: {"1": [3, 7], ..., "bye": 9}."""
+    snapshot: dict = {}
+    for seating in round_.seatings.select_related("team", "table").order_by("table__number", "pair"):
+        if seating.table_id is None:
+            snapshot["bye"] = seating.team.number
+        else:
+            snapshot.setdefault(str(seating.table.number), []).append(seating.team.number)
+    return snapshot
+
+
 @transaction.atomic
-def round_draw(*, tournament: Tournament, method: str, seed: int | None = None, pairs: str = "") -> Round:
+def round_draw(
+    *, tournament: Tournament, method: str, seed: int | None = None, pairs: str = "", actor: Actor | None = None
+) -> Round:
     """Draw the next qualifying round as a draft; a draft of that round is replaced."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     if tournament.playoff_published_at is not None:
         raise ServiceError("Qualifying is over: the playoff bracket is published.")
     number = _next_round_number(tournament)
@@ -119,11 +145,20 @@ def round_draw(*, tournament: Tournament, method: str, seed: int | None = None, 
         )
     if bye is not None:
         Seating.objects.create(round=round_, team=bye)
+    seed_text = f" with seed {seed}" if seed is not None else ""
+    _log_round(
+        round_,
+        actor,
+        LogEntry.Action.ROUND_DRAWN,
+        f"Round {number} drawn ({round_.get_method_display().lower()}{seed_text}): {len(tables)} tables"
+        + (f", bye #{bye.number}" if bye is not None else ""),
+        after=_draw_snapshot(round_),
+    )
     return round_
 
 
 def _locked_draft(round_: Round) -> Round:
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round_.pk)
     if not round_.is_draft:
         raise ServiceError(f"Round {round_.number} is published; its draw can no longer be changed.")
     return round_
@@ -134,9 +169,10 @@ def _drop_empty_tables(round_: Round) -> None:
 
 
 @transaction.atomic
-def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team) -> None:
+def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team, actor: Actor | None = None) -> None:
     """Swap two teams' places in a draft (either may hold the bye)."""
     round_ = _locked_draft(round)
+    before = _draw_snapshot(round_)
     if team_a.pk == team_b.pk:
         raise ServiceError("Choose two different teams to swap.", field="team_b")
     seatings = {s.team_id: s for s in round_.seatings.filter(team__in=[team_a, team_b])}
@@ -152,15 +188,24 @@ def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team) -> None:
             Seating(round=round_, team=team_b, table_id=places[0][0], pair=places[0][1]),
         ]
     )
+    _log_round(
+        round_,
+        actor,
+        LogEntry.Action.DRAW_CHANGED,
+        f"Round {round_.number}: #{team_a.number} and #{team_b.number} swapped",
+        before=before,
+        after=_draw_snapshot(round_),
+    )
 
 
 @transaction.atomic
-def draw_team_move(*, round: Round, team: Team, table_number: int | None) -> None:
+def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor: Actor | None = None) -> None:
     """Move a team to a table with a free side, to a new table, or to the bye (None).
 
     A checked-in team left out of the draft (a late arrival) is placed the same way.
     """
     round_ = _locked_draft(round)
+    before = _draw_snapshot(round_)
     if team.tournament_id != round_.tournament_id or team.withdrawn:
         raise ServiceError(f"{team} cannot play in this round.", field="team")
     current = round_.seatings.filter(team=team).first()
@@ -183,20 +228,44 @@ def draw_team_move(*, round: Round, team: Team, table_number: int | None) -> Non
         current.delete()
     Seating.objects.create(round=round_, team=team, table=target_table, pair=pair)
     _drop_empty_tables(round_)
+    where = f"table {table_number}" if table_number is not None else "the bye"
+    _log_round(
+        round_,
+        actor,
+        LogEntry.Action.DRAW_CHANGED,
+        f"Round {round_.number}: #{team.number} moved to {where}",
+        team=team,
+        before=before,
+        after=_draw_snapshot(round_),
+    )
 
 
 @transaction.atomic
-def draw_sitting_toggle(*, table: Table) -> Table:
+def draw_sitting_toggle(*, table: Table, actor: Actor | None = None) -> Table:
     """Make the other team the sitting team (the one that keeps the sheet)."""
-    _locked_draft(table.round)
-    table.sitting_pair = Pair.EAST_WEST if table.sitting_pair == Pair.NORTH_SOUTH else Pair.NORTH_SOUTH
+    round_ = _locked_draft(table.round)
+    table.sitting_pair = Pair(table.sitting_pair).other
     table.save(update_fields=["sitting_pair"])
+    _log_round(
+        round_,
+        actor,
+        LogEntry.Action.DRAW_CHANGED,
+        f"Round {round_.number}, table {table.number}: {Pair(table.sitting_pair).label} sit and keep the sheet",
+    )
     return table
 
 
 @transaction.atomic
-def draw_discard(*, round: Round) -> None:
-    _locked_draft(round).delete()
+def draw_discard(*, round: Round, actor: Actor | None = None) -> None:
+    round_ = _locked_draft(round)
+    _log_round(
+        round_,
+        actor,
+        LogEntry.Action.DRAW_DISCARDED,
+        f"Draft of round {round_.number} discarded",
+        before=_draw_snapshot(round_),
+    )
+    round_.delete()
 
 
 def draw_problems(round_: Round) -> list[str]:
@@ -224,7 +293,7 @@ def draw_problems(round_: Round) -> list[str]:
 
 
 @transaction.atomic
-def round_publish(*, round: Round) -> Round:
+def round_publish(*, round: Round, actor: Actor | None = None) -> Round:
     """Publish a draft: its tables' links start to work and the draw is fixed."""
     round_ = _locked_draft(round)
     problems = draw_problems(round_)
@@ -237,13 +306,14 @@ def round_publish(*, round: Round) -> Round:
     if tournament.status == Tournament.Status.SETUP:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
+    _log_round(round_, actor, LogEntry.Action.ROUND_PUBLISHED, f"Round {round_.number} published: the table links work")
     return round_
 
 
 @transaction.atomic
-def round_close(*, round: Round) -> Round:
+def round_close(*, round: Round, actor: Actor | None = None) -> Round:
     """Close a round whose every sheet is signed: from now on only staff corrections change it."""
-    round_ = Round.objects.select_for_update().get(pk=round.pk)
+    round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise ServiceError(f"Only a published round can be closed; round {round_.number} is {round_.status}.")
     unsigned = list(round_.tables.filter(locked_at__isnull=True).values_list("number", flat=True))
@@ -252,4 +322,5 @@ def round_close(*, round: Round) -> Round:
         raise ServiceError(f"Round {round_.number} cannot close: table {tables} has not signed.")
     round_.status = Round.Status.CLOSED
     round_.save(update_fields=["status"])
+    _log_round(round_, actor, LogEntry.Action.ROUND_CLOSED, f"Round {round_.number} closed")
     return round_

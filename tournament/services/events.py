@@ -6,9 +6,22 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import RuleSet, ScoringError
+from scoring import SETTINGS, RuleSet, ScoringError
 from tournament.errors import ServiceError
-from tournament.models import STANDINGS_ORDERS, Announcement, Event, Tournament
+from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Tournament
+from tournament.services.log import Actor, actor_of, log_write
+
+EVENT_FIELDS = ("name", "venue", "starts_on", "ends_on")
+TOURNAMENT_FIELDS = ("name", "qualifying_rounds", "paper_size", "standings_order", "avoid_same_city_rounds")
+
+
+def _values(record, fields) -> dict:
+    """A record's fields as plain data for the log (dates as ISO text)."""
+    values = {}
+    for name in fields:
+        value = getattr(record, name)
+        values[name] = value.isoformat() if isinstance(value, datetime.date) else value
+    return values
 
 
 def _free_slug(model, *candidates: str) -> str:
@@ -29,19 +42,44 @@ def _check_dates(starts_on: datetime.date, ends_on: datetime.date) -> None:
 
 
 @transaction.atomic
-def event_create(*, name: str, starts_on: datetime.date, ends_on: datetime.date, venue: str = "") -> Event:
+def event_create(
+    *, name: str, starts_on: datetime.date, ends_on: datetime.date, venue: str = "", actor: Actor | None = None
+) -> Event:
     _check_dates(starts_on, ends_on)
     slug = _free_slug(Event, name, f"{name} {starts_on.year}")
-    return Event.objects.create(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on)
+    event = Event.objects.create(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on)
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.EVENT_CREATED,
+        summary=f"Event {name} created",
+        event=event,
+        after=_values(event, EVENT_FIELDS),
+    )
+    return event
 
 
 @transaction.atomic
 def event_update(
-    *, event: Event, name: str, starts_on: datetime.date, ends_on: datetime.date, venue: str = ""
+    *,
+    event: Event,
+    name: str,
+    starts_on: datetime.date,
+    ends_on: datetime.date,
+    venue: str = "",
+    actor: Actor | None = None,
 ) -> Event:
     _check_dates(starts_on, ends_on)
+    before = _values(event, EVENT_FIELDS)
     event.name, event.venue, event.starts_on, event.ends_on = name, venue, starts_on, ends_on
     event.save(update_fields=["name", "venue", "starts_on", "ends_on"])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.EVENT_CHANGED,
+        summary=f"Event {name} changed",
+        event=event,
+        before=before,
+        after=_values(event, EVENT_FIELDS),
+    )
     return event
 
 
@@ -64,6 +102,7 @@ def tournament_create(
     paper_size: str = Tournament.PaperSize.LETTER,
     standings_order: str = "",
     avoid_same_city_rounds: int = 2,
+    actor: Actor | None = None,
 ) -> Tournament:
     """A tournament in set-up, its rule set copied from a preset the director can then change."""
     _check_tournament_name(event, name)
@@ -72,7 +111,7 @@ def tournament_create(
     except ScoringError as error:
         raise ServiceError(str(error), field="preset") from None
     slug = _free_slug(Tournament, name, f"{event.name} {name}")
-    return Tournament.objects.create(
+    tournament = Tournament.objects.create(
         event=event,
         name=name,
         slug=slug,
@@ -82,6 +121,14 @@ def tournament_create(
         standings_order=standings_order or STANDINGS_ORDERS[0][0],
         avoid_same_city_rounds=avoid_same_city_rounds,
     )
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.TOURNAMENT_CREATED,
+        summary=f"Tournament {name} created from the {preset} rules",
+        tournament=tournament,
+        after={**_values(tournament, TOURNAMENT_FIELDS), "rules": tournament.rules_data},
+    )
+    return tournament
 
 
 @transaction.atomic
@@ -93,8 +140,10 @@ def tournament_update(
     paper_size: str,
     standings_order: str | None = None,
     avoid_same_city_rounds: int | None = None,
+    actor: Actor | None = None,
 ) -> Tournament:
     _check_tournament_name(tournament.event, name, exclude=tournament)
+    before = _values(tournament, TOURNAMENT_FIELDS)
     drawn = tournament.rounds.filter(kind="qualifying").count()
     if qualifying_rounds < drawn:
         raise ServiceError(
@@ -109,29 +158,64 @@ def tournament_update(
     if avoid_same_city_rounds is not None:
         tournament.avoid_same_city_rounds = avoid_same_city_rounds
     tournament.save()
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.TOURNAMENT_CHANGED,
+        summary=f"Tournament {name} changed",
+        tournament=tournament,
+        before=before,
+        after=_values(tournament, TOURNAMENT_FIELDS),
+    )
     return tournament
 
 
 @transaction.atomic
-def announcement_post(*, tournament: Tournament, text: str, hours: int | None = None) -> Announcement:
+def announcement_post(
+    *, tournament: Tournament, text: str, hours: int | None = None, actor: Actor | None = None
+) -> Announcement:
     """A short message on the tournament's public home, until it expires or is removed."""
     text = " ".join(text.split())
     if not text:
         raise ServiceError("Write the announcement.", field="text")
     expires_at = timezone.now() + datetime.timedelta(hours=hours) if hours else None
-    return Announcement.objects.create(tournament=tournament, text=text, expires_at=expires_at)
+    announcement = Announcement.objects.create(tournament=tournament, text=text, expires_at=expires_at)
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.ANNOUNCEMENT_POSTED,
+        summary=f"Announcement: {text}",
+        tournament=tournament,
+        after={"text": text, "hours": hours},
+    )
+    return announcement
 
 
 @transaction.atomic
-def announcement_remove(*, announcement: Announcement) -> None:
+def announcement_remove(*, announcement: Announcement, actor: Actor | None = None) -> None:
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.ANNOUNCEMENT_REMOVED,
+        summary=f"Announcement removed: {announcement.text}",
+        tournament=announcement.tournament,
+        before={"text": announcement.text},
+    )
     announcement.delete()
 
 
 @transaction.atomic
-def tournament_rules_set(*, tournament: Tournament, rules: RuleSet) -> Tournament:
+def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor | None = None) -> Tournament:
     """Store a new rule set; refused once hands are scored under the old one."""
     if tournament.rounds.exclude(status="draft").exists():
         raise ServiceError("The rules cannot change once a round is published: hands already scored would change.")
+    before = tournament.rules_data
     tournament.rules_data = rules.to_dict()
     tournament.save(update_fields=["rules_data"])
+    changed = [SETTINGS[name].label for name, value in tournament.rules_data.items() if before.get(name) != value]
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.RULES_CHANGED,
+        summary="Rules changed: " + (", ".join(changed) if changed else "saved unchanged"),
+        tournament=tournament,
+        before=before,
+        after=tournament.rules_data,
+    )
     return tournament

@@ -6,12 +6,14 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from scoring import Pair
 from scoring import bracket as brackets
 from tournament.errors import ServiceError
-from tournament.models import Pair, PlayoffMatch, PlayoffSeed, Round, Seating, Table, Team, Tournament
+from tournament.models import LogEntry, PlayoffMatch, PlayoffSeed, Round, Seating, Table, Team, Tournament
 from tournament.roles import is_director
 from tournament.selectors import playoff_champion
 from tournament.selectors.standings import tournament_standings
+from tournament.services.log import Actor, actor_of, log_write
 
 
 def qualifying_problems(tournament: Tournament) -> list[str]:
@@ -40,9 +42,11 @@ def _check_not_published(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def playoff_seed(*, tournament: Tournament, teams: int, third_place: bool = False, double: bool = False) -> list:
+def playoff_seed(
+    *, tournament: Tournament, teams: int, third_place: bool = False, double: bool = False, actor: Actor | None = None
+) -> list:
     """Seed the top teams of the standings 1..N as a draft the director can still change."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     _check_not_published(tournament)
     problems = qualifying_problems(tournament)
     if problems:
@@ -60,12 +64,20 @@ def playoff_seed(*, tournament: Tournament, teams: int, third_place: bool = Fals
     tournament.playoff_third_place = third_place and not double
     tournament.playoff_double = double
     tournament.save(update_fields=["playoff_third_place", "playoff_double"])
+    style = "double elimination" if double else "with a third-place match" if tournament.playoff_third_place else ""
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.PLAYOFF_SEEDED,
+        summary=f"Top {teams} seeded for the playoff" + (f", {style}" if style else ""),
+        tournament=tournament,
+        after={"seeds": [seed.team.number for seed in seeds], "third_place": third_place, "double": double},
+    )
     return seeds
 
 
 @transaction.atomic
-def playoff_seeds_swap(*, tournament: Tournament, seed_a: int, seed_b: int) -> None:
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+def playoff_seeds_swap(*, tournament: Tournament, seed_a: int, seed_b: int, actor: Actor | None = None) -> None:
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     _check_not_published(tournament)
     seeds = {s.seed: s for s in tournament.playoff_seeds.filter(seed__in=[seed_a, seed_b])}
     for field, number in (("seed_a", seed_a), ("seed_b", seed_b)):
@@ -74,20 +86,29 @@ def playoff_seeds_swap(*, tournament: Tournament, seed_a: int, seed_b: int) -> N
     if seed_a == seed_b:
         raise ServiceError("Choose two different seeds.", field="seed_b")
     first, second = seeds[seed_a], seeds[seed_b]
-    team_a, team_b = first.team_id, second.team_id
+    team_a, team_b = first.team, second.team
     PlayoffSeed.objects.filter(pk__in=[first.pk, second.pk]).delete()
     PlayoffSeed.objects.bulk_create(
         [
-            PlayoffSeed(tournament=tournament, seed=seed_a, team_id=team_b),
-            PlayoffSeed(tournament=tournament, seed=seed_b, team_id=team_a),
+            PlayoffSeed(tournament=tournament, seed=seed_a, team=team_b),
+            PlayoffSeed(tournament=tournament, seed=seed_b, team=team_a),
         ]
+    )
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.PLAYOFF_SEEDS_SWAPPED,
+        summary=f"Seeds swapped: #{team_b.number} is seed {seed_a}, #{team_a.number} is seed {seed_b}",
+        tournament=tournament,
+        before={str(seed_a): team_a.number, str(seed_b): team_b.number},
+        after={str(seed_a): team_b.number, str(seed_b): team_a.number},
     )
 
 
 @transaction.atomic
-def playoff_publish(*, tournament: Tournament) -> list[PlayoffMatch]:
+def playoff_publish(*, tournament: Tournament, actor: Actor | None = None) -> list[PlayoffMatch]:
     """Fix the bracket: its matches exist, and the first ones get their tables and links."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    actor = actor_of(actor)
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     _check_not_published(tournament)
     seeds = list(tournament.playoff_seeds.all())
     if len(seeds) < 2:
@@ -96,7 +117,13 @@ def playoff_publish(*, tournament: Tournament) -> list[PlayoffMatch]:
     tournament.status = Tournament.Status.PLAYOFFS
     tournament.playoff_published_at = timezone.now()
     tournament.save(update_fields=["status", "playoff_published_at"])
-    playoff_resolve(tournament)
+    log_write(
+        actor=actor,
+        action=LogEntry.Action.PLAYOFF_PUBLISHED,
+        summary=f"Bracket of {len(seeds)} published: {len(matches)} matches",
+        tournament=tournament,
+    )
+    playoff_resolve(tournament, actor=actor)
     return matches
 
 
@@ -165,12 +192,13 @@ def _seat_teams(table: Table, top: Team, bottom: Team) -> None:
         Seating.objects.filter(table=table, pair=pair).exclude(team=team).update(team=team)
 
 
-def playoff_resolve(tournament: Tournament) -> Team | None:
+def playoff_resolve(tournament: Tournament, *, actor: Actor | None = None) -> Team | None:
     """Work out every match's teams and result from the seeds and the signed sheets.
 
     Opens a table for each match whose two teams are known, and returns the champion once decided.
-    Idempotent: run after anything that can change a playoff result.
+    Idempotent: run after anything that can change a playoff result; ``actor`` is whoever caused it.
     """
+    actor = actor_of(actor)
     seeds = {s.seed: s.team for s in tournament.playoff_seeds.select_related("team")}
     matches = list(
         tournament.playoff_matches.select_related("table", "top_team", "bottom_team").order_by("stage", "code")
@@ -200,6 +228,13 @@ def playoff_resolve(tournament: Tournament) -> Team | None:
         if top is not None and bottom is not None:
             if match.table is None:
                 match.table = _open_table(tournament, match, by_stage[match.stage])
+                log_write(
+                    actor=actor,
+                    action=LogEntry.Action.PLAYOFF_MATCH_OPENED,
+                    summary=f"{match.label}: #{top.number} {top.display_name} v #{bottom.number} "
+                    f"{bottom.display_name} at table {match.table.number}",
+                    table=match.table,
+                )
             else:
                 _seat_teams(match.table, top, bottom)
             table = match.table
@@ -213,6 +248,14 @@ def playoff_resolve(tournament: Tournament) -> Team | None:
     if tournament.status != status:
         tournament.status = status
         Tournament.objects.filter(pk=tournament.pk).update(status=status)
+        if champion is not None:
+            log_write(
+                actor=actor,
+                action=LogEntry.Action.CHAMPION,
+                summary=f"Champion: #{champion.number} {champion.display_name}",
+                tournament=tournament,
+                team=champion,
+            )
     return champion
 
 
@@ -226,7 +269,7 @@ def _dependents(match: PlayoffMatch) -> list[PlayoffMatch]:
     )
 
 
-def playoff_after_change(table: Table, *, winner_before: str | None, user, confirm_knock_on: bool) -> None:
+def playoff_after_change(table: Table, *, winner_before: str | None, actor: Actor, confirm_knock_on: bool) -> None:
     """Carry a change to a playoff sheet through the bracket; refuse an unconfirmed knock-on.
 
     A correction that changes a signed match's winner after the next match started needs a director's
@@ -252,10 +295,10 @@ def playoff_after_change(table: Table, *, winner_before: str | None, user, confi
                     f"This change leaves {match.label} undecided, but {names} has started. Enter the deciding "
                     "hand in the same correction."
                 )
-            if not (confirm_knock_on and user is not None and is_director(user)):
+            if not (confirm_knock_on and actor.user is not None and is_director(actor.user)):
                 raise ServiceError(
                     f"This correction changes the winner of {match.label}, and {names} has started. "
                     "A director must confirm the knock-on: the new winner takes that place.",
                     field="confirm_knock_on",
                 )
-    playoff_resolve(table.round.tournament)
+    playoff_resolve(table.round.tournament, actor=actor)

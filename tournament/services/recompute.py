@@ -10,29 +10,6 @@ from tournament.models import Hand, Penalty, Round, Table
 NS, EW = scoring.Pair.NORTH_SOUTH, scoring.Pair.EAST_WEST
 
 
-def engine_penalty(penalty: Penalty) -> scoring.Penalty:
-    return scoring.Penalty(
-        kind=scoring.PenaltyKind(penalty.kind),
-        team=scoring.Pair(penalty.team),
-        count=penalty.count,
-        choice=scoring.BidOutOfTurnChoice(penalty.choice) if penalty.choice else None,
-        before_bidding=penalty.before_bidding,
-        points=penalty.points,
-    )
-
-
-def engine_deal(hand: Hand, penalties: tuple[scoring.Penalty, ...] = ()) -> scoring.Deal:
-    """A hand as the engine sees it; ScoringError for an impossible combination of entries."""
-    return scoring.Deal(
-        dealer=scoring.Seat(hand.dealer),
-        bidder=scoring.Seat(hand.bidder) if hand.bidder else None,
-        bid=scoring.Bid(hand.bid_level, hand.bid_kind) if hand.bid_level else None,
-        books=hand.books,
-        misdeal=hand.misdeal,
-        penalties=penalties,
-    )
-
-
 @dataclass
 class Sheet:
     """A table's hands in the order dealt, each with its penalties, and the round-level rulings."""
@@ -57,45 +34,29 @@ def sheet_load(table: Table) -> Sheet:
     return sheet
 
 
-@dataclass(frozen=True)
-class Scored:
-    result: scoring.RoundScore
-    deals: list[scoring.Deal]
-    engine_penalties: dict[int, scoring.Penalty]
-
-
-def sheet_score(sheet: Sheet, extra: Hand | None = None, replace: Hand | None = None) -> Scored:
+def sheet_score(sheet: Sheet, extra: Hand | None = None, replace: Hand | None = None) -> scoring.RoundScore:
     """Score a sheet, optionally with one hand added or replaced (for a preview).
 
-    ServiceError carries the engine's words when the rules refuse the sheet.
+    The engine answers in the order of its input: one line per hand, one per penalty of each hand,
+    one per ruling. ServiceError carries the engine's words, beside the entry they concern.
     """
     table = sheet.table
-    engine_penalties: dict[int, scoring.Penalty] = {}
-    deals = []
     try:
+        deals = []
         for hand in sheet.hands:
             source = replace if replace is not None and replace.pk == hand.pk else hand
-            converted = []
-            for penalty in sheet.penalties.get(hand.pk, []):
-                engine_penalties[id(penalty)] = engine_penalty(penalty)
-                converted.append(engine_penalties[id(penalty)])
-            deals.append(engine_deal(source, tuple(converted)))
+            deals.append(source.to_engine(tuple(p.to_engine() for p in sheet.penalties.get(hand.pk, []))))
         if extra is not None:
-            deals.append(engine_deal(extra))
-        rulings = []
-        for ruling in sheet.rulings:
-            engine_penalties[id(ruling)] = engine_penalty(ruling)
-            rulings.append(engine_penalties[id(ruling)])
-        result = scoring.score_round(
+            deals.append(extra.to_engine())
+        return scoring.score_round(
             table.round.tournament.rules,
             deals,
-            first_dealer=scoring.Seat(table.first_dealer) if table.first_dealer else None,
-            rulings=rulings,
+            first_dealer=table.first_dealer or None,
+            rulings=[ruling.to_engine() for ruling in sheet.rulings],
             tiebreak=table.round.kind == Round.Kind.PLAYOFF,
         )
     except ScoringError as error:
-        raise ServiceError(str(error)) from None
-    return Scored(result=result, deals=deals, engine_penalties=engine_penalties)
+        raise ServiceError(str(error), field=error.field) from None
 
 
 HAND_RESULTS = [
@@ -110,7 +71,7 @@ HAND_RESULTS = [
     "ew_total",
 ]
 PENALTY_RESULTS = ["warning", "ns_points", "ew_points"]
-TABLE_RESULTS = ["ns_total", "ew_total", "hands_played", "complete"]
+TABLE_RESULTS = ["ns_total", "ew_total", "hands_played", "complete", "next_dealer", "next_hand_number"]
 
 
 def table_recompute(table: Table) -> dict[str, list[str]]:
@@ -120,8 +81,7 @@ def table_recompute(table: Table) -> dict[str, list[str]]:
     Raises ServiceError (and the caller's transaction rolls back) if the rules refuse the sheet.
     """
     sheet = sheet_load(table)
-    scored = sheet_score(sheet)
-    rules = table.round.tournament.rules
+    result = sheet_score(sheet)
     differences: dict[str, list[str]] = {}
 
     def note(record, name: str, new) -> None:
@@ -130,7 +90,12 @@ def table_recompute(table: Table) -> dict[str, list[str]]:
             differences.setdefault(str(record), []).append(f"{name}: {old} → {new}")
             setattr(record, name, new)
 
-    for hand, line in zip(sheet.hands, scored.result.lines, strict=True):
+    def note_penalty(penalty: Penalty, line: scoring.PenaltyLine) -> None:
+        note(penalty, "warning", line.warning)
+        note(penalty, "ns_points", line.points[NS])
+        note(penalty, "ew_points", line.points[EW])
+
+    for hand, line in zip(sheet.hands, result.lines, strict=True):
         note(hand, "hand_number", line.hand_number)
         note(hand, "counts", line.counts)
         note(hand, "books_after_penalties", line.books_after_penalties)
@@ -140,23 +105,16 @@ def table_recompute(table: Table) -> dict[str, list[str]]:
         note(hand, "ew_points", line.points(EW))
         note(hand, "ns_total", line.totals[NS])
         note(hand, "ew_total", line.totals[EW])
-        warnings = line.warnings
-        for penalty in sheet.penalties.get(hand.pk, []):
-            engine = scored.engine_penalties[id(penalty)]
-            warning = any(engine is warned for warned in warnings)
-            points = scoring.penalty_points(rules, engine, warning=warning)
-            note(penalty, "warning", warning)
-            note(penalty, "ns_points", points[NS])
-            note(penalty, "ew_points", points[EW])
-    for ruling in sheet.rulings:
-        points = scoring.penalty_points(rules, scored.engine_penalties[id(ruling)])
-        note(ruling, "ns_points", points[NS])
-        note(ruling, "ew_points", points[EW])
-    result = scored.result
+        for penalty, penalty_line in zip(sheet.penalties.get(hand.pk, []), line.penalties, strict=True):
+            note_penalty(penalty, penalty_line)
+    for ruling, ruling_line in zip(sheet.rulings, result.rulings, strict=True):
+        note_penalty(ruling, ruling_line)
     note(table, "ns_total", result.totals[NS])
     note(table, "ew_total", result.totals[EW])
     note(table, "hands_played", result.hands_played)
     note(table, "complete", result.complete)
+    note(table, "next_dealer", result.next_dealer or "")
+    note(table, "next_hand_number", result.next_hand_number)
 
     Hand.objects.bulk_update(sheet.hands, HAND_RESULTS)
     Penalty.objects.bulk_update(sheet.all_penalties(), PENALTY_RESULTS)

@@ -9,7 +9,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from tournament.errors import ImportRejected, ServiceError
-from tournament.models import Player, Team, TeamMember, Tournament
+from tournament.models import LogEntry, Player, Team, TeamMember, Tournament
+from tournament.services.log import Actor, actor_of, log_write
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,20 @@ def _check_number(tournament: Tournament, number: int | None, exclude: Team | No
     return number
 
 
+def team_snapshot(team: Team) -> dict:
+    """A team as the log keeps it: number, names, city, the players and the desk's switches."""
+    return {
+        "number": team.number,
+        "name": team.name,
+        "city": team.city,
+        "players": [{"name": m.player.name, "city": m.player.city} for m in team.members],
+        "fee_paid": team.fee_paid,
+        "side_pot": team.side_pot,
+        "checked_in": team.checked_in,
+        "withdrawn": team.withdrawn,
+    }
+
+
 @transaction.atomic
 def team_register(
     *,
@@ -90,8 +105,21 @@ def team_register(
     fee_paid: bool = False,
     side_pot: bool = False,
     checked_in: bool = False,
+    actor: Actor | None = None,
 ) -> Team:
     """Enter a team of two players; a late team on the day is registered checked in."""
+    team = _register(tournament, players, name, city, number, fee_paid, side_pot, checked_in)
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.TEAM_REGISTERED,
+        summary=f"Team #{team.number} {team.display_name} registered" + (", checked in" if checked_in else ""),
+        team=team,
+        after=team_snapshot(team),
+    )
+    return team
+
+
+def _register(tournament, players, name, city, number, fee_paid, side_pot, checked_in) -> Team:
     entries = _check_entries(players)
     number = _check_number(tournament, number)
     found = [_player_find_or_create(tournament, entry) for entry in entries]
@@ -127,8 +155,10 @@ def team_update(
     name: str = "",
     city: str = "",
     number: int | None = None,
+    actor: Actor | None = None,
 ) -> Team:
     """Change a team's details; a corrected player name renames that player across the event."""
+    before = team_snapshot(team)
     entries = _check_entries(players)
     team.number = _check_number(team.tournament, number or team.number, exclude=team)
     members = {member.position: member for member in team.memberships.select_related("player")}
@@ -153,7 +183,31 @@ def team_update(
     team.name = " ".join(name.split())
     team.city = " ".join(city.split())
     team.save(update_fields=["number", "name", "city"])
+    team = Team.objects.prefetch_related("memberships__player").get(pk=team.pk)
+    after = team_snapshot(team)
+    changed = ", ".join(key for key in after if before[key] != after[key])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.TEAM_CHANGED,
+        summary=f"Team #{team.number} changed: {changed or 'nothing'}",
+        team=team,
+        before=before,
+        after=after,
+    )
     return team
+
+
+DESK_FIELDS = ("checked_in", "fee_paid", "side_pot", "withdrawn")
+DESK_WORDS = {
+    ("checked_in", True): "checked in",
+    ("checked_in", False): "check-in undone",
+    ("fee_paid", True): "fee paid",
+    ("fee_paid", False): "fee marked unpaid",
+    ("side_pot", True): "in the side pot",
+    ("side_pot", False): "out of the side pot",
+    ("withdrawn", True): "withdrawn",
+    ("withdrawn", False): "reinstated",
+}
 
 
 @transaction.atomic
@@ -164,6 +218,7 @@ def team_desk_update(
     fee_paid: bool | None = None,
     side_pot: bool | None = None,
     withdrawn: bool | None = None,
+    actor: Actor | None = None,
 ) -> Team:
     """The registration desk's switches. Withdrawing keeps every round already drawn and scored."""
     changes = {
@@ -173,6 +228,7 @@ def team_desk_update(
         "withdrawn": withdrawn,
     }
     fields = [field for field, value in changes.items() if value is not None]
+    before = {field: getattr(team, field) for field in DESK_FIELDS}
     for field in fields:
         setattr(team, field, changes[field])
     if withdrawn:
@@ -180,6 +236,15 @@ def team_desk_update(
         fields.append("checked_in")
     if fields:
         team.save(update_fields=sorted(set(fields)))
+        words = [DESK_WORDS[field, changes[field]] for field in changes if changes[field] is not None]
+        log_write(
+            actor=actor_of(actor),
+            action=LogEntry.Action.DESK,
+            summary=f"Team #{team.number} {team.display_name}: {', '.join(words)}",
+            team=team,
+            before=before,
+            after={field: getattr(team, field) for field in DESK_FIELDS},
+        )
     return team
 
 
@@ -237,7 +302,7 @@ def _read_rows(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[tuple[
     return rows, problems
 
 
-def teams_import_csv(*, tournament: Tournament, text: str) -> list[Team]:
+def teams_import_csv(*, tournament: Tournament, text: str, actor: Actor | None = None) -> list[Team]:
     """Register every team of a CSV file, or none: each bad line is reported with its number."""
     try:
         rows, problems = _read_rows(text)
@@ -275,12 +340,12 @@ def teams_import_csv(*, tournament: Tournament, text: str) -> list[Team]:
                     column: _yes_no(values.get(column, ""), column) for column in ("fee_paid", "side_pot", "checked_in")
                 }
                 with transaction.atomic():
-                    team = team_register(
-                        tournament=tournament,
-                        players=entries,
-                        name=values.get("team_name", ""),
-                        city=values.get("team_city", ""),
-                        number=number,
+                    team = _register(
+                        tournament,
+                        entries,
+                        values.get("team_name", ""),
+                        values.get("team_city", ""),
+                        number,
                         **flags,
                     )
                 for entry in entries:
@@ -290,4 +355,11 @@ def teams_import_csv(*, tournament: Tournament, text: str) -> list[Team]:
                 problems.append((line, error.message))
         if problems:
             raise ImportRejected(sorted(problems, key=lambda problem: problem[0]))
+        log_write(
+            actor=actor_of(actor),
+            action=LogEntry.Action.TEAMS_IMPORTED,
+            summary=f"{len(teams)} teams imported from CSV: #" + ", #".join(str(team.number) for team in teams),
+            tournament=tournament,
+            after={"teams": [team.number for team in teams]},
+        )
     return teams

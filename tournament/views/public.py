@@ -6,7 +6,7 @@ from django_tables2.export import TableExport
 
 from tournament import selectors
 from tournament.selectors.standings import tournament_standings
-from tournament.tables import StandingsTable
+from tournament.tables import StandingsListing
 
 
 def home(request):
@@ -23,7 +23,7 @@ def _tournament_context(tournament, **extra):
 
 
 def tournament_home(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     current = selectors.round_current(tournament)
     context = _tournament_context(
         tournament,
@@ -36,29 +36,31 @@ def tournament_home(request, slug):
     return render(request, "public/tournament.html", context)
 
 
-def _standings_table(request, tournament, link_teams=True):
-    table = StandingsTable(tournament_standings(tournament), tournament=tournament, link_teams=link_teams)
-    RequestConfig(request, paginate=False).configure(table)
-    return table
+def _standings_listing(request, tournament, link_teams=True):
+    listing = StandingsListing(tournament_standings(tournament), tournament=tournament, link_teams=link_teams)
+    RequestConfig(request, paginate=False).configure(listing)
+    return listing
 
 
 def standings(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     export_format = request.GET.get("_export")
     if TableExport.is_valid_format(export_format):
-        table = _standings_table(request, tournament, link_teams=False)
-        return TableExport(export_format, table).response(f"{tournament.slug}-standings.{export_format}")
+        listing = _standings_listing(request, tournament, link_teams=False)
+        return TableExport(export_format, listing).response(f"{tournament.slug}-standings.{export_format}")
     current = selectors.round_current(tournament)
     context = _tournament_context(
-        tournament, table=_standings_table(request, tournament), live=selectors.round_is_live(current)
+        tournament, standings=_standings_listing(request, tournament), live=selectors.round_is_live(current)
     )
     return render(request, "public/standings.html", context)
 
 
 def standings_fragment(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     return render(
-        request, "public/_standings.html", _tournament_context(tournament, table=_standings_table(request, tournament))
+        request,
+        "public/_standings.html",
+        _tournament_context(tournament, standings=_standings_listing(request, tournament)),
     )
 
 
@@ -74,26 +76,26 @@ def _draw_context(request, tournament):
 
 
 def draw(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     return render(request, "public/draw.html", _draw_context(request, tournament))
 
 
 def draw_fragment(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     return render(request, "public/_draw.html", _draw_context(request, tournament))
 
 
 def team(request, slug, number):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
     context = _tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
     return render(request, "public/team.html", context)
 
 
 def projector(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     context = _draw_context(request, tournament)
-    context["table"] = _standings_table(request, tournament, link_teams=False)
+    context["standings"] = _standings_listing(request, tournament, link_teams=False)
     context.update(_bracket_context(tournament))
     return render(request, "public/projector.html", context)
 
@@ -108,10 +110,10 @@ def _bracket_context(tournament):
 
 
 def bracket(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     return render(request, "public/bracket.html", _bracket_context(tournament))
 
 
 def bracket_fragment(request, slug):
-    tournament = selectors.tournament_public(slug)
+    tournament = selectors.tournament_get(slug)
     return render(request, "public/_bracket.html", _bracket_context(tournament))

@@ -4,11 +4,11 @@ import random
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournament.models import Event, Hand, Round, Table
+from scoring import Suit
+from tournament.models import Event, Round, Table
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import announcement_post, event_create, tournament_create
 from tournament.services.playoffs import playoff_publish, playoff_seed
-from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets import HandEntry, hand_record, sheet_sign, table_first_dealer_set
 from tournament.services.teams import PlayerEntry, team_register
 
@@ -23,7 +23,7 @@ LAST_NAMES = [
     "Wallace", "Young", "Bell", "Coleman", "Dixon", "Ford",
 ]  # fmt: skip
 CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis", "Cleveland", "Houston", "Oakland", "Baltimore"]
-SUITS = [choice for choice, _ in Hand.Suit.choices]
+SUITS = Suit.values()
 
 
 def _demo_hand(rng: random.Random, dealer: str) -> HandEntry:
@@ -43,7 +43,7 @@ def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
     played = 0
     while played < hands or (sign and not table.complete):
         table.refresh_from_db()
-        dealer = sheet_score(sheet_load(table)).result.next_dealer
+        dealer = table.next_dealer
         hand_record(table=table, version=table.version, entry=_demo_hand(rng, dealer))
         table.refresh_from_db()
         played += 1

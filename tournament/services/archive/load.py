@@ -1,260 +1,38 @@
-"""The event archive: the whole event as one JSON document that imports back without loss.
+"""Loading an archive into the database: all or nothing, every score recomputed by the engine."""
 
-Only what people entered is written; every score is recomputed from it by the engine on import.
-The format is documented in docs/archive.md.
-"""
-
-import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils.dateparse import parse_date, parse_datetime
+from django.utils import timezone
 
-from scoring import RuleSet, ScoringError
+from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RuleSet, ScoringError, Seat, Suit
 from tournament.errors import ServiceError
 from tournament.models import (
     STANDINGS_ORDERS,
     Announcement,
     Event,
     Hand,
-    Pair,
+    LogEntry,
     Penalty,
     Player,
     PlayoffSeed,
     Round,
-    Seat,
     Seating,
-    SheetChange,
     Signature,
     Table,
     Team,
     TeamMember,
     Tournament,
+    new_table_secret,
 )
+from tournament.services.archive.export import FORMAT, VERSION
+from tournament.services.archive.reader import Reader
+from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
 from tournament.services.recompute import table_recompute
 
-FORMAT = "bidwhist-event-archive"
-VERSION = 1
-
-
-def _time(value: datetime.datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def _penalty(penalty: Penalty, users: dict) -> dict:
-    return {
-        "kind": penalty.kind,
-        "team": penalty.team,
-        "count": penalty.count,
-        "choice": penalty.choice,
-        "before_bidding": penalty.before_bidding,
-        "points": penalty.points,
-        "reason": penalty.reason,
-        "created_by": users.get(penalty.created_by_id),
-        "created_at": _time(penalty.created_at),
-    }
-
-
-def event_export(event: Event) -> dict[str, Any]:
-    """Everything of one event as plain data."""
-    users = dict(get_user_model().objects.values_list("pk", "username"))
-    players = sorted(event.players.all(), key=lambda p: (p.name, p.city, p.phone, p.pk))
-    player_ids = {player.pk: index for index, player in enumerate(players, start=1)}
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "event": {
-            "name": event.name,
-            "slug": event.slug,
-            "venue": event.venue,
-            "starts_on": event.starts_on.isoformat(),
-            "ends_on": event.ends_on.isoformat(),
-            "created_at": _time(event.created_at),
-        },
-        "players": [{"id": player_ids[p.pk], "name": p.name, "city": p.city, "phone": p.phone} for p in players],
-        "tournaments": [],
-    }
-    for tournament in event.tournaments.order_by("created_at", "pk"):
-        teams = list(tournament.teams.prefetch_related("memberships").order_by("number"))
-        team_numbers = {team.pk: team.number for team in teams}
-        playoff_codes = dict(tournament.playoff_matches.filter(table__isnull=False).values_list("table_id", "code"))
-        rounds = []
-        for round_ in tournament.rounds.order_by("number"):
-            seatings = list(round_.seatings.all())
-            by_table: dict[int, dict[str, int]] = {}
-            for seating in seatings:
-                if seating.table_id:
-                    by_table.setdefault(seating.table_id, {})[seating.pair] = team_numbers[seating.team_id]
-            tables = []
-            for table in round_.tables.order_by("number"):
-                hands = []
-                for hand in table.hands.order_by("sequence").prefetch_related("penalties"):
-                    hands.append(
-                        {
-                            "sequence": hand.sequence,
-                            "dealer": hand.dealer,
-                            "misdeal": hand.misdeal,
-                            "bidder": hand.bidder,
-                            "bid_level": hand.bid_level,
-                            "bid_kind": hand.bid_kind,
-                            "trump_suit": hand.trump_suit,
-                            "direction": hand.direction,
-                            "books": hand.books,
-                            "created_at": _time(hand.created_at),
-                            "penalties": [
-                                _penalty(p, users)
-                                for p in sorted(hand.penalties.all(), key=lambda p: (p.created_at, p.pk))
-                            ],
-                        }
-                    )
-                tables.append(
-                    {
-                        "number": table.number,
-                        "north_south": by_table.get(table.pk, {}).get(Pair.NORTH_SOUTH),
-                        "east_west": by_table.get(table.pk, {}).get(Pair.EAST_WEST),
-                        "sitting_pair": table.sitting_pair,
-                        "secret": table.secret,
-                        "version": table.version,
-                        "first_dealer": table.first_dealer,
-                        "locked_at": _time(table.locked_at),
-                        "disputed_at": _time(table.disputed_at),
-                        "dispute_note": table.dispute_note,
-                        "playoff_match": playoff_codes.get(table.pk),
-                        "hands": hands,
-                        "rulings": [
-                            _penalty(p, users)
-                            for p in table.penalties.filter(hand__isnull=True).order_by("created_at", "pk")
-                        ],
-                        "signatures": [
-                            {"pair": s.pair, "player": player_ids[s.player_id], "signed_at": _time(s.signed_at)}
-                            for s in table.signatures.order_by("pair")
-                        ],
-                        "changes": [
-                            {
-                                "version": c.version,
-                                "action": c.action,
-                                "summary": c.summary,
-                                "reason": c.reason,
-                                "before": c.before,
-                                "after": c.after,
-                                "correction": c.correction,
-                                "user": users.get(c.user_id),
-                                "created_at": _time(c.created_at),
-                            }
-                            for c in table.changes.order_by("version", "pk")
-                        ],
-                    }
-                )
-            rounds.append(
-                {
-                    "number": round_.number,
-                    "kind": round_.kind,
-                    "status": round_.status,
-                    "method": round_.method,
-                    "seed": round_.seed,
-                    "created_at": _time(round_.created_at),
-                    "published_at": _time(round_.published_at),
-                    "byes": sorted(team_numbers[s.team_id] for s in seatings if s.table_id is None),
-                    "tables": tables,
-                }
-            )
-        data["tournaments"].append(
-            {
-                "name": tournament.name,
-                "slug": tournament.slug,
-                "rules": tournament.rules.to_dict(),
-                "qualifying_rounds": tournament.qualifying_rounds,
-                "status": tournament.status,
-                "paper_size": tournament.paper_size,
-                "standings_order": tournament.standings_order,
-                "avoid_same_city_rounds": tournament.avoid_same_city_rounds,
-                "created_at": _time(tournament.created_at),
-                "playoff": {
-                    "third_place": tournament.playoff_third_place,
-                    "double": tournament.playoff_double,
-                    "published_at": _time(tournament.playoff_published_at),
-                    "seeds": [
-                        {"seed": s.seed, "team": team_numbers[s.team_id]}
-                        for s in tournament.playoff_seeds.order_by("seed")
-                    ],
-                },
-                "teams": [
-                    {
-                        "number": team.number,
-                        "name": team.name,
-                        "city": team.city,
-                        "players": [
-                            player_ids[m.player_id] for m in sorted(team.memberships.all(), key=lambda m: m.position)
-                        ],
-                        "fee_paid": team.fee_paid,
-                        "side_pot": team.side_pot,
-                        "checked_in": team.checked_in,
-                        "withdrawn": team.withdrawn,
-                        "created_at": _time(team.created_at),
-                    }
-                    for team in teams
-                ],
-                "announcements": [
-                    {"text": a.text, "created_at": _time(a.created_at), "expires_at": _time(a.expires_at)}
-                    for a in tournament.announcements.order_by("created_at", "pk")
-                ],
-                "rounds": rounds,
-            }
-        )
-    return data
-
-
-class _Reader:
-    """Reads the archive, refusing the first problem with its path in the file."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def fail(self, path: str, message: str):
-        raise ServiceError(f"{path}: {message}")
-
-    def mapping(self, value, path: str) -> dict:
-        if not isinstance(value, dict):
-            self.fail(path, "expected an object")
-        return value
-
-    def items(self, parent: dict, key: str, path: str) -> list:
-        value = parent.get(key)
-        if not isinstance(value, list):
-            self.fail(f"{path}.{key}", "expected a list")
-        return value
-
-    def field(self, parent: dict, key: str, path: str, kind, *, required=True, choices=None, low=None, high=None):
-        where = f"{path}.{key}" if path else key
-        if key not in parent:
-            if required:
-                self.fail(where, "missing")
-            return None
-        value = parent[key]
-        if value is None and not required:
-            return None
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            self.fail(where, f"expected a whole number, not {value!r}")
-        if kind is bool and not isinstance(value, bool):
-            self.fail(where, f"expected true or false, not {value!r}")
-        if kind is str and not isinstance(value, str):
-            self.fail(where, f"expected text, not {value!r}")
-        if kind == "date":
-            if not isinstance(value, str) or parse_date(value) is None:
-                self.fail(where, f"expected a date like 2026-07-10, not {value!r}")
-            return parse_date(value)
-        if kind == "datetime":
-            parsed = parse_datetime(value) if isinstance(value, str) else None
-            if parsed is None:
-                self.fail(where, f"expected a date and time, not {value!r}")
-            return parsed
-        if choices is not None and value not in choices:
-            self.fail(where, f"{value!r} is not one of {', '.join(map(str, choices))}")
-        if (low is not None and value < low) or (high is not None and value > high):
-            self.fail(where, f"{value} is outside {low} to {high}")
-        return value
+READS = (1, VERSION)
 
 
 def _user_lookup():
@@ -269,14 +47,18 @@ def _set_times(model, pk: int, **times) -> None:
 
 
 @transaction.atomic
-def event_import(*, data: Any) -> Event:
-    """Load an archive into a database that does not have its event; all or nothing."""
-    read = _Reader(data)
+def event_import(*, data: Any, fresh_links: bool = False, actor: Actor | None = None) -> Event:
+    """Load an archive into a database that does not have its event; all or nothing.
+
+    ``fresh_links`` gives every table a new private link instead of the archived one (the demo event,
+    whose archive is public, is loaded that way).
+    """
+    read = Reader(data)
     root = read.mapping(data, "(file)")
     if root.get("format") != FORMAT:
         read.fail("format", f"expected {FORMAT!r}: this is not a Bid Whist event archive")
-    if root.get("version") != VERSION:
-        read.fail("version", f"this app reads version {VERSION}, not {root.get('version')!r}")
+    if root.get("version") not in READS:
+        read.fail("version", f"this app reads versions {', '.join(map(str, READS))}, not {root.get('version')!r}")
     ev = read.mapping(root.get("event"), "event")
     slug = read.field(ev, "slug", "event", str)
     if Event.objects.filter(slug=slug).exists():
@@ -320,13 +102,60 @@ def event_import(*, data: Any) -> Event:
             read.fail(path, f"no player with id {value!r}")
         return players[value]
 
+    _import_log(read, root.get("log", []), "log", event=event)
     for t_index, entry in enumerate(read.items(root, "tournaments", "")):
-        _import_tournament(read, event, entry, f"tournaments[{t_index}]", player, user_pk)
+        _import_tournament(read, event, entry, f"tournaments[{t_index}]", player, user_pk, fresh_links)
     event.refresh_from_db()
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.EVENT_IMPORTED,
+        summary=f"Event {event.name} imported from an archive (version {root['version']})",
+        event=event,
+    )
     return event
 
 
-def _import_tournament(read: _Reader, event: Event, entry, path: str, player, user_pk) -> None:
+def _import_log(read: Reader, items, path: str, *, event: Event, tournament=None, teams=None, table=None) -> None:
+    """Log entries of the event, a tournament or a table; version 1 archives name a ``user`` instead."""
+    if not isinstance(items, list):
+        read.fail(path, "expected a list")
+    entries = []
+    for index, item in enumerate(items):
+        where = f"{path}[{index}]"
+        read.mapping(item, where)
+        if "actor" in item:
+            actor = read.field(item, "actor", where, str, choices=LogEntry.Actor.values)
+            actor_name = read.field(item, "actor_name", where, str, required=False) or ""
+        else:
+            actor_name = read.field(item, "user", where, str, required=False) or ""
+            actor = LogEntry.Actor.STAFF if actor_name else LogEntry.Actor.TABLE
+        team_number = None if table is not None else read.field(item, "team", where, int, required=False)
+        entries.append(
+            LogEntry(
+                event=event,
+                tournament=tournament,
+                round_number=table.round.number
+                if table is not None
+                else read.field(item, "round", where, int, required=False, low=1, high=100),
+                table=table,
+                table_number=table.number if table is not None else None,
+                version=read.field(item, "version", where, int, low=0, high=10**6) if table is not None else None,
+                team=teams(team_number, f"{where}.team") if team_number is not None else None,
+                action=read.field(item, "action", where, str, choices=LogEntry.Action.values),
+                summary=read.field(item, "summary", where, str)[:300],
+                reason=read.field(item, "reason", where, str, required=False) or "",
+                before=item.get("before"),
+                after=item.get("after"),
+                correction=read.field(item, "correction", where, bool, required=False) or False,
+                actor=actor,
+                actor_name=actor_name,
+                created_at=read.field(item, "created_at", where, "datetime", required=False) or timezone.now(),
+            )
+        )
+    LogEntry.objects.bulk_create(entries)
+
+
+def _import_tournament(read: Reader, event: Event, entry, path: str, player, user_pk, fresh_links: bool) -> None:
     read.mapping(entry, path)
     slug = read.field(entry, "slug", path, str)
     if Tournament.objects.filter(slug=slug).exists():
@@ -402,6 +231,7 @@ def _import_tournament(read: _Reader, event: Event, entry, path: str, player, us
             Announcement, announcement.pk, created_at=read.field(item, "created_at", a_path, "datetime", required=False)
         )
 
+    _import_log(read, entry.get("log", []), f"{path}.log", event=event, tournament=tournament, teams=team)
     playoff = read.mapping(entry.get("playoff"), f"{path}.playoff")
     seeds = set()
     for index, seed_entry in enumerate(read.items(playoff, "seeds", f"{path}.playoff")):
@@ -460,7 +290,7 @@ def _import_tournament(read: _Reader, event: Event, entry, path: str, player, us
             if table_number in table_numbers:
                 read.fail(f"{t_path}.number", f"table {table_number} appears twice")
             table_numbers.add(table_number)
-            table = _import_table(read, round_, table_entry, t_path, seat, player, user_pk)
+            table = _import_table(read, round_, table_entry, t_path, seat, player, user_pk, fresh_links)
             code = read.field(table_entry, "playoff_match", t_path, str, required=False)
             if code:
                 playoff_tables[code] = table
@@ -468,7 +298,7 @@ def _import_tournament(read: _Reader, event: Event, entry, path: str, player, us
         _import_bracket(read, tournament, playoff_tables, path)
 
 
-def _import_bracket(read: _Reader, tournament: Tournament, tables: dict, path: str) -> None:
+def _import_bracket(read: Reader, tournament: Tournament, tables: dict, path: str) -> None:
     """Rebuild the published bracket from its seeds and options, link its tables, and resolve it."""
     seeds = tournament.playoff_seeds.count()
     if seeds < 2:
@@ -480,18 +310,18 @@ def _import_bracket(read: _Reader, tournament: Tournament, tables: dict, path: s
     playoff_resolve(tournament)
 
 
-def _import_penalty(read: _Reader, table: Table, hand: Hand | None, entry, path: str, user_pk) -> None:
+def _import_penalty(read: Reader, table: Table, hand: Hand | None, entry, path: str, user_pk) -> None:
     read.mapping(entry, path)
-    kind = read.field(entry, "kind", path, str, choices=Penalty.Kind.values)
-    if hand is None and kind != Penalty.Kind.DIRECTOR_RULING:
+    kind = read.field(entry, "kind", path, str, choices=PenaltyKind.values())
+    if hand is None and kind != PenaltyKind.DIRECTOR_RULING:
         read.fail(f"{path}.kind", "only a director's ruling applies to the round as a whole")
     penalty = Penalty.objects.create(
         table=table,
         hand=hand,
         kind=kind,
-        team=read.field(entry, "team", path, str, choices=Pair.values),
+        team=read.field(entry, "team", path, str, choices=Pair.values()),
         count=read.field(entry, "count", path, int, low=1, high=13),
-        choice=read.field(entry, "choice", path, str, choices=["", *Penalty.Choice.values]),
+        choice=read.field(entry, "choice", path, str, choices=["", *BidOutOfTurnChoice.values()]),
         before_bidding=read.field(entry, "before_bidding", path, bool),
         points=read.field(entry, "points", path, int, low=-1000, high=1000),
         reason=read.field(entry, "reason", path, str, required=False) or "",
@@ -500,17 +330,21 @@ def _import_penalty(read: _Reader, table: Table, hand: Hand | None, entry, path:
     _set_times(Penalty, penalty.pk, created_at=read.field(entry, "created_at", path, "datetime", required=False))
 
 
-def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, player, user_pk) -> Table:
+def _import_table(
+    read: Reader, round_: Round, entry: dict, path: str, seat, player, user_pk, fresh_links: bool
+) -> Table:
     secret = read.field(entry, "secret", path, str)
-    if not secret or Table.objects.filter(secret=secret).exists():
+    if fresh_links:
+        secret = new_table_secret()
+    elif not secret or Table.objects.filter(secret=secret).exists():
         read.fail(f"{path}.secret", "this table's private link is missing or already used in this database")
     table = Table.objects.create(
         round=round_,
         number=entry["number"],
-        sitting_pair=read.field(entry, "sitting_pair", path, str, choices=Pair.values),
+        sitting_pair=read.field(entry, "sitting_pair", path, str, choices=Pair.values()),
         secret=secret,
         version=read.field(entry, "version", path, int, low=0, high=10**6),
-        first_dealer=read.field(entry, "first_dealer", path, str, choices=["", *Seat.values]),
+        first_dealer=read.field(entry, "first_dealer", path, str, choices=["", *Seat.values()]),
         locked_at=read.field(entry, "locked_at", path, "datetime", required=False),
         disputed_at=read.field(entry, "disputed_at", path, "datetime", required=False),
         dispute_note=read.field(entry, "dispute_note", path, str, required=False) or "",
@@ -527,8 +361,8 @@ def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, pl
         sequences.add(sequence)
         level = read.field(hand_entry, "bid_level", h_path, int, required=False, low=1, high=7)
         fields = {
-            "bidder": read.field(hand_entry, "bidder", h_path, str, choices=["", *Seat.values]),
-            "bid_kind": read.field(hand_entry, "bid_kind", h_path, str, choices=["", *Hand.Kind.values]),
+            "bidder": read.field(hand_entry, "bidder", h_path, str, choices=["", *Seat.values()]),
+            "bid_kind": read.field(hand_entry, "bid_kind", h_path, str, choices=["", *BidKind.values()]),
             "books": read.field(hand_entry, "books", h_path, int, required=False, low=0, high=13),
         }
         if (
@@ -540,11 +374,11 @@ def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, pl
         hand = Hand.objects.create(
             table=table,
             sequence=sequence,
-            dealer=read.field(hand_entry, "dealer", h_path, str, choices=Seat.values),
+            dealer=read.field(hand_entry, "dealer", h_path, str, choices=Seat.values()),
             misdeal=read.field(hand_entry, "misdeal", h_path, bool),
             bid_level=level,
-            trump_suit=read.field(hand_entry, "trump_suit", h_path, str, choices=["", *Hand.Suit.values]),
-            direction=read.field(hand_entry, "direction", h_path, str, choices=["", *Hand.Direction.values]),
+            trump_suit=read.field(hand_entry, "trump_suit", h_path, str, choices=["", *Suit.values()]),
+            direction=read.field(hand_entry, "direction", h_path, str, choices=["", *Direction.values()]),
             **fields,
         )
         _set_times(Hand, hand.pk, created_at=read.field(hand_entry, "created_at", h_path, "datetime", required=False))
@@ -556,7 +390,7 @@ def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, pl
     for index, signature in enumerate(read.items(entry, "signatures", path)):
         s_path = f"{path}.signatures[{index}]"
         read.mapping(signature, s_path)
-        pair = read.field(signature, "pair", s_path, str, choices=Pair.values)
+        pair = read.field(signature, "pair", s_path, str, choices=Pair.values())
         if pair in pairs:
             read.fail(f"{s_path}.pair", "a team signs once")
         pairs.add(pair)
@@ -566,23 +400,14 @@ def _import_table(read: _Reader, round_: Round, entry: dict, path: str, seat, pl
         _set_times(
             Signature, created.pk, signed_at=read.field(signature, "signed_at", s_path, "datetime", required=False)
         )
-    for index, change in enumerate(read.items(entry, "changes", path)):
-        c_path = f"{path}.changes[{index}]"
-        read.mapping(change, c_path)
-        created = SheetChange.objects.create(
-            table=table,
-            version=read.field(change, "version", c_path, int, low=0, high=10**6),
-            action=read.field(change, "action", c_path, str, choices=SheetChange.Action.values),
-            summary=read.field(change, "summary", c_path, str)[:300],
-            reason=read.field(change, "reason", c_path, str, required=False) or "",
-            before=change.get("before"),
-            after=change.get("after"),
-            correction=read.field(change, "correction", c_path, bool),
-            user_id=user_pk(read.field(change, "user", c_path, str, required=False)),
-        )
-        _set_times(
-            SheetChange, created.pk, created_at=read.field(change, "created_at", c_path, "datetime", required=False)
-        )
+    _import_log(
+        read,
+        read.items(entry, "changes", path),
+        f"{path}.changes",
+        event=round_.tournament.event,
+        tournament=round_.tournament,
+        table=table,
+    )
     try:
         table_recompute(table)
     except ServiceError as error:

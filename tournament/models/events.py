@@ -1,0 +1,182 @@
+"""An event and its tournaments, the players and their teams, and the director's announcements."""
+
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+from scoring import RuleSet
+
+
+class Event(models.Model):
+    """One gathering (a weekend) holding several tournaments."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    venue = models.CharField(max_length=160, blank=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="event_ends_after_start")
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+STANDINGS_ORDERS = [
+    ("rounds_won,total_points,point_difference,head_to_head", "Rounds won, total points, point difference, meeting"),
+    ("total_points,rounds_won,point_difference,head_to_head", "Total points, rounds won, point difference, meeting"),
+    ("rounds_won,hands_won,total_points,head_to_head", "Rounds won, hands won, total points, meeting"),
+    ("rounds_won,fewest_against,total_points,head_to_head", "Rounds won, fewest points against, total points, meeting"),
+]
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Setting up"
+        RUNNING = "running", "Qualifying rounds"
+        PLAYOFFS = "playoffs", "Playoffs"
+        FINISHED = "finished", "Finished"
+
+    class PaperSize(models.TextChoices):
+        LETTER = "letter", "US Letter"
+        A4 = "a4", "A4"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    rules_data = models.JSONField(default=dict, help_text="The rule set, as the scoring engine stores it.")
+    qualifying_rounds = models.PositiveSmallIntegerField(default=3)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    paper_size = models.CharField(max_length=6, choices=PaperSize.choices, default=PaperSize.LETTER)
+    standings_order = models.CharField(
+        max_length=80,
+        choices=STANDINGS_ORDERS,
+        default=STANDINGS_ORDERS[0][0],
+        help_text="How teams are ranked; teams still level share the place.",
+    )
+    playoff_third_place = models.BooleanField(default=False, help_text="Play a match for third place.")
+    playoff_double = models.BooleanField(
+        default=False, help_text="Double elimination: a losers' bracket, and a grand final reset."
+    )
+    playoff_published_at = models.DateTimeField(null=True, blank=True)
+    avoid_same_city_rounds = models.PositiveSmallIntegerField(
+        default=2, help_text="In this many first rounds, draws keep teams of one city or club apart where possible."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="tournament_name_unique_in_event"),
+            models.CheckConstraint(
+                condition=Q(qualifying_rounds__gte=1, qualifying_rounds__lte=20),
+                name="tournament_qualifying_rounds_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.event.name}: {self.name}"
+
+    @property
+    def rules(self) -> RuleSet:
+        return RuleSet.from_dict(self.rules_data)
+
+    @property
+    def criteria(self) -> list[str]:
+        return self.standings_order.split(",")
+
+
+class Player(models.Model):
+    """A person at the event; may enter several of its tournaments."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=120)
+    city = models.CharField(max_length=120, blank=True, help_text="City or club.")
+    phone = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint("event", Lower("name"), Lower("city"), name="player_unique_name_city_in_event")
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.city})" if self.city else self.name
+
+
+class Team(models.Model):
+    """Two players who sit opposite each other in one tournament."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=160, blank=True, help_text="Leave blank for the players' names.")
+    city = models.CharField(max_length=120, blank=True)
+    players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
+    fee_paid = models.BooleanField(default=False)
+    side_pot = models.BooleanField(default=False)
+    checked_in = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="team_number_unique_in_tournament"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="team_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"#{self.number} {self.display_name}"
+
+    @property
+    def members(self):
+        """The two members in seat order; uses prefetched rows when a selector loaded them."""
+        return sorted(self.memberships.all(), key=lambda member: member.position)
+
+    @property
+    def player_names(self) -> str:
+        return " & ".join(member.player.name for member in self.members)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.player_names or f"Team {self.number}"
+
+
+class TeamMember(models.Model):
+    """A player's place on a team; the tournament column lets the database refuse a second team."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="memberships")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["team", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="player_on_one_team_per_tournament"),
+            models.UniqueConstraint(fields=["team", "position"], name="team_member_position_unique"),
+            models.CheckConstraint(condition=Q(position__in=[1, 2]), name="team_has_two_positions"),
+        ]
+
+    def __str__(self):
+        return f"{self.player.name} on {self.team}"
+
+
+class Announcement(models.Model):
+    """A short message from the director on the tournament's public home, shown until it expires."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(max_length=280)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="Blank: until removed.")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return self.text

@@ -1,0 +1,83 @@
+"""The action log: everything anyone did to an event, in order, with what it replaced.
+
+A table's entries are its sheet's history, each with the table's version after the change.
+"""
+
+from django.db import models
+from django.utils import timezone
+
+from tournament.models.events import Event, Team, Tournament
+from tournament.models.rounds import Table
+
+
+class LogEntry(models.Model):
+    class Action(models.TextChoices):
+        EVENT_CREATED = "event_created", "Event created"
+        EVENT_CHANGED = "event_changed", "Event changed"
+        EVENT_IMPORTED = "event_imported", "Event imported"
+        TOURNAMENT_CREATED = "tournament_created", "Tournament created"
+        TOURNAMENT_CHANGED = "tournament_changed", "Tournament changed"
+        RULES_CHANGED = "rules_changed", "Rules changed"
+        ANNOUNCEMENT_POSTED = "announcement_posted", "Announcement posted"
+        ANNOUNCEMENT_REMOVED = "announcement_removed", "Announcement removed"
+        TEAM_REGISTERED = "team_registered", "Team registered"
+        TEAM_CHANGED = "team_changed", "Team changed"
+        TEAMS_IMPORTED = "teams_imported", "Teams imported"
+        DESK = "desk", "Registration desk"
+        ROUND_DRAWN = "round_drawn", "Round drawn"
+        DRAW_CHANGED = "draw_changed", "Draw changed"
+        DRAW_DISCARDED = "draw_discarded", "Draft discarded"
+        ROUND_PUBLISHED = "round_published", "Round published"
+        ROUND_CLOSED = "round_closed", "Round closed"
+        PLAYOFF_SEEDED = "playoff_seeded", "Playoff seeded"
+        PLAYOFF_SEEDS_SWAPPED = "playoff_seeds_swapped", "Playoff seeds swapped"
+        PLAYOFF_PUBLISHED = "playoff_published", "Bracket published"
+        PLAYOFF_MATCH_OPENED = "playoff_match_opened", "Playoff match opened"
+        CHAMPION = "champion", "Champion decided"
+        FIRST_DEALER = "first_dealer", "First dealer named"
+        HAND_ADDED = "hand_added", "Hand entered"
+        REDEAL_ADDED = "redeal_added", "Re-deal recorded"
+        HAND_CHANGED = "hand_changed", "Hand changed"
+        HAND_REMOVED = "hand_removed", "Hand removed"
+        PENALTY_ADDED = "penalty_added", "Penalty added"
+        PENALTY_REMOVED = "penalty_removed", "Penalty removed"
+        SIGNED = "signed", "Signed"
+        SIGNATURES_CLEARED = "signatures_cleared", "Signature cleared"
+        DISPUTED = "disputed", "Director called"
+        DISPUTE_RESOLVED = "dispute_resolved", "Dispute resolved"
+
+    class Actor(models.TextChoices):
+        STAFF = "staff", "Staff"
+        TABLE = "table", "Table link"
+        COMMAND = "command", "Command"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="log")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes")
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(null=True, blank=True, help_text="The table's version after this change.")
+    team = models.ForeignKey(Team, on_delete=models.SET_NULL, null=True, blank=True, related_name="log")
+    action = models.CharField(max_length=24, choices=Action.choices)
+    summary = models.CharField(max_length=300)
+    reason = models.TextField(blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    correction = models.BooleanField(default=False, help_text="A staff change to a signed sheet.")
+    actor = models.CharField(max_length=8, choices=Actor.choices)
+    actor_name = models.CharField(max_length=150, blank=True, help_text="The staff account, or the command run.")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "log entries"
+        indexes = [models.Index(fields=["tournament", "created_at"], name="log_tournament_time")]
+
+    def __str__(self):
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.who}: {self.summary}"
+
+    @property
+    def who(self) -> str:
+        if self.actor == self.Actor.TABLE:
+            return "table link"
+        return self.actor_name or self.get_actor_display().lower()

@@ -1,0 +1,154 @@
+"""Rounds, their numbered tables, and where each team sits."""
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+
+from scoring import Pair, Seat, round_winner
+from tournament.models.events import Team, Tournament
+
+
+class Round(models.Model):
+    class Kind(models.TextChoices):
+        QUALIFYING = "qualifying", "Qualifying"
+        PLAYOFF = "playoff", "Playoff"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        CLOSED = "closed", "Closed"
+
+    class Method(models.TextChoices):
+        RANDOM = "random", "Random"
+        SWISS = "swiss", "Swiss"
+        MOVEMENT = "movement", "Sitting/moving movement"
+        MANUAL = "manual", "Manual"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.QUALIFYING)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    method = models.CharField(max_length=10, choices=Method.choices)
+    seed = models.BigIntegerField(null=True, blank=True, help_text="The random seed the draw used.")
+    label = models.CharField(max_length=60, blank=True, help_text="A playoff round's name.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique_in_tournament"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament.name}, {self.title.lower()}"
+
+    @property
+    def title(self) -> str:
+        return self.label or f"Round {self.number}"
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+
+def new_table_secret() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    """Two teams at one numbered table for one round; its secret opens the scorekeeper's page."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    sitting_pair = models.CharField(
+        max_length=2,
+        choices=Pair.choices(),
+        default=Pair.NORTH_SOUTH,
+        help_text="The team that keeps the sheet.",
+    )
+    secret = models.CharField(max_length=32, unique=True, default=new_table_secret, editable=False)
+    version = models.PositiveIntegerField(default=0, help_text="Goes up with every change to the sheet.")
+    first_dealer = models.CharField(
+        max_length=1, choices=Seat.choices(), blank=True, help_text="The seat dealt the first diamond."
+    )
+    # Stored results of the scoring engine, rewritten whenever the sheet changes.
+    ns_total = models.IntegerField(default=0)
+    ew_total = models.IntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    complete = models.BooleanField(default=False)
+    next_dealer = models.CharField(
+        max_length=1, choices=Seat.choices(), blank=True, help_text="The dealer the rotation proposes next."
+    )
+    next_hand_number = models.PositiveSmallIntegerField(
+        null=True, blank=True, default=1, help_text="The number of the next hand; empty once the round is complete."
+    )
+    locked_at = models.DateTimeField(null=True, blank=True, help_text="When both teams had signed.")
+    disputed_at = models.DateTimeField(null=True, blank=True, help_text="A team called the director.")
+    dispute_note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique_in_round"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number}, round {self.round.number}"
+
+    def team_at(self, pair: str):
+        """The team sitting at North–South or East–West, from prefetched seatings."""
+        for seating in self.seatings.all():
+            if seating.pair == pair:
+                return seating.team
+        return None
+
+    @property
+    def team_ns(self):
+        return self.team_at(Pair.NORTH_SOUTH)
+
+    @property
+    def team_ew(self):
+        return self.team_at(Pair.EAST_WEST)
+
+    @property
+    def signed(self) -> bool:
+        return self.locked_at is not None
+
+    def total(self, pair: str) -> int:
+        return self.ns_total if pair == Pair.NORTH_SOUTH else self.ew_total
+
+    @property
+    def winner_pair(self) -> Pair | None:
+        """NS or EW once the round is complete; None for a tie or a round in play."""
+        return round_winner({Pair.NORTH_SOUTH: self.ns_total, Pair.EAST_WEST: self.ew_total}, complete=self.complete)
+
+
+class Seating(models.Model):
+    """Where a team plays in a round: a table and side, or a bye (no table)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
+    team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="seatings")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, null=True, blank=True, related_name="seatings")
+    pair = models.CharField(max_length=2, choices=Pair.choices(), blank=True)
+
+    class Meta:
+        ordering = ["round", "table__number", "pair"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "team"], name="team_plays_once_per_round"),
+            models.UniqueConstraint(
+                fields=["table", "pair"], condition=Q(table__isnull=False), name="one_team_per_table_side"
+            ),
+            models.CheckConstraint(
+                condition=(Q(table__isnull=True) & Q(pair="")) | (Q(table__isnull=False) & Q(pair__in=["NS", "EW"])),
+                name="seating_is_a_table_side_or_a_bye",
+            ),
+        ]
+
+    def __str__(self):
+        if self.table_id is None:
+            return f"{self.team} has a bye in round {self.round.number}"
+        return f"{self.team} at table {self.table.number} {self.pair}"

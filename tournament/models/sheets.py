@@ -1,0 +1,161 @@
+"""A table's score sheet: its deals in order, penalties and rulings, and the teams' signatures."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+import scoring
+from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, Seat, Suit
+from tournament.models.events import Player
+from tournament.models.rounds import Table
+
+
+class Hand(models.Model):
+    """One deal at a table, in the order dealt: a played hand, or a re-deal that does not count.
+
+    The scorekeeper's entries are the first group of fields; the rest are the scoring engine's
+    results, stored so standings only sum them, and rewritten whenever the sheet changes.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    sequence = models.PositiveSmallIntegerField(help_text="Order in which the deals were dealt.")
+    dealer = models.CharField(max_length=1, choices=Seat.choices())
+    misdeal = models.BooleanField(default=False)
+    bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
+    bid_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    bid_kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
+    trump_suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
+    direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
+    books = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Bidding team's books as played.")
+
+    hand_number = models.PositiveSmallIntegerField(default=0)
+    counts = models.BooleanField(default=True)
+    books_after_penalties = models.PositiveSmallIntegerField(null=True, blank=True)
+    made = models.BooleanField(null=True, blank=True)
+    boston = models.BooleanField(default=False, help_text="The bidding team took all 13 books.")
+    ns_points = models.IntegerField(default=0, help_text="Hand and penalty points of North–South.")
+    ew_points = models.IntegerField(default=0, help_text="Hand and penalty points of East–West.")
+    ns_total = models.IntegerField(default=0)
+    ew_total = models.IntegerField(default=0)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "sequence"], name="hand_sequence_unique_at_table"),
+            models.CheckConstraint(
+                condition=Q(bid_level__isnull=True) | Q(bid_level__gte=1, bid_level__lte=7), name="hand_bid_level_range"
+            ),
+            models.CheckConstraint(condition=Q(books__isnull=True) | Q(books__lte=13), name="hand_books_range"),
+            models.CheckConstraint(
+                condition=(
+                    Q(bidder="", bid_level__isnull=True, bid_kind="", books__isnull=True)
+                    | (~Q(bidder="") & Q(bid_level__isnull=False) & ~Q(bid_kind="") & Q(books__isnull=False))
+                ),
+                name="hand_bid_all_or_nothing",
+            ),
+        ]
+
+    def __str__(self):
+        if not self.bid_level:
+            return f"Table {self.table.number}, re-deal of hand {self.hand_number}"
+        return f"Table {self.table.number}, hand {self.hand_number}: {self.bid_text}"
+
+    @property
+    def contract(self) -> scoring.Contract | None:
+        """The winning bid with its trump or direction; None for a re-deal."""
+        if not self.bid_level:
+            return None
+        return scoring.Contract(
+            scoring.Bid(self.bid_level, self.bid_kind), self.trump_suit or None, self.direction or None
+        )
+
+    @property
+    def bid_text(self) -> str:
+        """The bid in tournament words with its trump or direction: "4 Special ♥", "3 No (down)"."""
+        return str(self.contract) if self.bid_level else ""
+
+    def to_engine(self, penalties: tuple[scoring.Penalty, ...] = ()) -> scoring.Deal:
+        """The deal as the engine sees it; ScoringError for an impossible combination of entries."""
+        return scoring.Deal(
+            dealer=self.dealer,
+            bidder=self.bidder or None,
+            bid=scoring.Bid(self.bid_level, self.bid_kind) if self.bid_level else None,
+            books=self.books,
+            misdeal=self.misdeal,
+            penalties=penalties,
+        )
+
+    def points(self, pair: str) -> int:
+        return self.ns_points if pair == Pair.NORTH_SOUTH else self.ew_points
+
+
+class Penalty(models.Model):
+    """A penalty on a hand (or, for a director's ruling, on the round), from the rule sheet."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="penalties")
+    kind = models.CharField(max_length=20, choices=PenaltyKind.choices())
+    team = models.CharField(
+        max_length=2, choices=Pair.choices(), help_text="The offending team (for a ruling: the team it scores for)."
+    )
+    count = models.PositiveSmallIntegerField(default=1)
+    choice = models.CharField(max_length=12, choices=BidOutOfTurnChoice.choices(), blank=True)
+    before_bidding = models.BooleanField(default=False)
+    points = models.IntegerField(default=0, help_text="A ruling's points: positive to the team, negative from it.")
+    reason = models.TextField(blank=True)
+    warning = models.BooleanField(default=False, help_text="A team's first exposed card of the round: no points.")
+    ns_points = models.IntegerField(default=0)
+    ew_points = models.IntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "created_at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(count__gte=1), name="penalty_count_positive"),
+            models.CheckConstraint(
+                condition=Q(hand__isnull=False) | Q(kind="director_ruling"), name="penalty_on_a_hand_unless_ruling"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} by {self.get_team_display()} at table {self.table.number}"
+
+    def to_engine(self) -> scoring.Penalty:
+        return scoring.Penalty(
+            kind=self.kind,
+            team=self.team,
+            count=self.count,
+            choice=self.choice or None,
+            before_bidding=self.before_bidding,
+            points=self.points,
+        )
+
+    @property
+    def description(self) -> str:
+        return self.to_engine().describe(warning=self.warning, reason=self.reason)
+
+    @property
+    def removable(self) -> bool:
+        """Whether it can be undone on its own (the penalty that caused a re-deal goes with the re-deal)."""
+        return self.to_engine().removable
+
+
+class Signature(models.Model):
+    """A player confirming the sheet for their team; both teams signed locks it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures")
+    pair = models.CharField(max_length=2, choices=Pair.choices())
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
+    signed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "pair"]
+        constraints = [models.UniqueConstraint(fields=["table", "pair"], name="one_signature_per_team")]
+
+    def __str__(self):
+        return f"{self.player.name} signed for {self.get_pair_display()} at table {self.table.number}"

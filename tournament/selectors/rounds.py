@@ -1,0 +1,104 @@
+"""Rounds and their tables: the draw, the live view, and every sheet of a round for printing."""
+
+from django.db.models import Count, Max, Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from tournament.models import Hand, LogEntry, Penalty, Round, Seating, Signature, Table, Team, Tournament
+from tournament.selectors.prefetch import members, penalties, seatings
+from tournament.selectors.teams import teams_with_players
+
+
+def rounds_of(tournament: Tournament) -> QuerySet[Round]:
+    return tournament.rounds.annotate(table_count=Count("tables")).order_by("number")
+
+
+def round_get(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round.objects.select_related("tournament__event"), tournament=tournament, number=number)
+
+
+def round_tables(round_: Round) -> list[Table]:
+    return list(round_.tables.prefetch_related(seatings()).order_by("number"))
+
+
+def round_byes(round_: Round) -> list[Seating]:
+    return list(
+        round_.seatings.filter(table__isnull=True).select_related("team").prefetch_related(members("team__memberships"))
+    )
+
+
+def round_unplaced_teams(round_: Round) -> list[Team]:
+    """Checked-in teams a draft leaves out (a late arrival), for the director to place."""
+    return list(
+        teams_with_players(round_.tournament).filter(checked_in=True, withdrawn=False).exclude(seatings__round=round_)
+    )
+
+
+def round_live_tables(round_: Round) -> list[Table]:
+    """Each table of a round with how far its sheet has got, for the live view (fixed queries)."""
+    return list(
+        round_.tables.annotate(
+            signature_count=Count("signatures", distinct=True),
+            penalty_count=Count("penalties", distinct=True),
+            last_change=Max("changes__created_at"),
+        )
+        .prefetch_related(seatings())
+        .order_by("number")
+    )
+
+
+def rounds_in_play() -> QuerySet[Round]:
+    """Published rounds, newest first: where the staff watch and fix sheets."""
+    return (
+        Round.objects.filter(status=Round.Status.PUBLISHED)
+        .select_related("tournament__event")
+        .order_by("-published_at")
+    )
+
+
+def round_current(tournament: Tournament) -> Round | None:
+    """The latest round players can see: published or closed, never a draft."""
+    return tournament.rounds.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+
+
+def round_is_live(round_: Round | None) -> bool:
+    return (
+        round_ is not None
+        and round_.status == Round.Status.PUBLISHED
+        and round_.tables.filter(locked_at__isnull=True).exists()
+    )
+
+
+def draw_matches(tables: list[Table], byes: list[Seating], query: str) -> tuple[list[Table], list[Seating]]:
+    """Tables and byes whose team name, number or a player's name contains the search words."""
+    words = query.casefold().split()
+    if not words:
+        return tables, byes
+
+    def team_matches(team) -> bool:
+        haystack = " ".join([str(team.number), team.display_name, team.player_names, team.city]).casefold()
+        return all(word in haystack for word in words)
+
+    found_tables = [table for table in tables if any(team_matches(s.team) for s in table.seatings.all())]
+    found_byes = [bye for bye in byes if team_matches(bye.team)]
+    return found_tables, found_byes
+
+
+def round_sheets(round_: Round) -> list[Table]:
+    """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
+    return list(
+        round_.tables.prefetch_related(
+            seatings(),
+            Prefetch("hands", queryset=Hand.objects.order_by("sequence").prefetch_related(penalties())),
+            Prefetch(
+                "penalties",
+                queryset=Penalty.objects.filter(hand__isnull=True).order_by("created_at", "pk"),
+                to_attr="rulings",
+            ),
+            Prefetch("signatures", queryset=Signature.objects.select_related("player")),
+            Prefetch(
+                "changes",
+                queryset=LogEntry.objects.filter(correction=True).order_by("version", "pk"),
+                to_attr="corrections",
+            ),
+        ).order_by("number")
+    )

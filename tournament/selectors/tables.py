@@ -1,0 +1,64 @@
+"""One table: what its private link opens, its seats, its sheet and the sheet's history."""
+
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+
+from scoring import Seat
+from tournament.models import Hand, LogEntry, Penalty, Player, Round, Signature, Table
+from tournament.selectors.prefetch import penalties, seatings
+
+
+def table_by_secret(secret: str) -> Table:
+    """The table a private link opens: only a published or closed round's table."""
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament__event").prefetch_related(seatings()),
+        secret=secret,
+        round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
+    )
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: Seat
+    player: Player | None
+
+    @property
+    def label(self) -> str:
+        return self.seat.label
+
+    @property
+    def pair(self) -> str:
+        return self.seat.pair
+
+
+def table_seats(table: Table) -> list[SeatView]:
+    """The four seats clockwise from North with their players: each team's first player sits North or East."""
+    views = []
+    for seat in Seat:
+        team = table.team_at(seat.pair)
+        players = [member.player for member in team.members] if team else []
+        views.append(SeatView(seat, players[seat.position] if len(players) > seat.position else None))
+    return views
+
+
+@dataclass(frozen=True)
+class SheetView:
+    """A sheet's hands (each with its penalties), the round-level rulings and the signatures by team."""
+
+    hands: list[Hand]
+    rulings: list[Penalty]
+    signatures: dict[str, Signature]
+
+
+def table_sheet(table: Table) -> SheetView:
+    """The sheet as the table page shows it, in three queries."""
+    hands = list(Hand.objects.filter(table=table).prefetch_related(penalties()).order_by("sequence"))
+    rulings = list(Penalty.objects.filter(table=table, hand__isnull=True).order_by("created_at", "pk"))
+    signatures = {s.pair: s for s in Signature.objects.filter(table=table).select_related("player")}
+    return SheetView(hands=hands, rulings=rulings, signatures=signatures)
+
+
+def table_history(table: Table) -> QuerySet[LogEntry]:
+    return LogEntry.objects.filter(table=table).order_by("version", "pk")

@@ -1,0 +1,75 @@
+"""Teams with their players, the desk's search, and a team's rounds for its public page."""
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from scoring import Pair
+from tournament.models import Hand, Round, Seating, Table, Team, Tournament
+from tournament.selectors.prefetch import members, penalties
+
+
+def teams_with_players(tournament: Tournament) -> QuerySet[Team]:
+    return tournament.teams.prefetch_related(members()).order_by("number")
+
+
+def teams_search(tournament: Tournament, query: str = "") -> QuerySet[Team]:
+    """Teams whose name, number, city or either player's name matches the desk's search box."""
+    teams = teams_with_players(tournament)
+    query = query.strip()
+    if query:
+        match = Q(name__icontains=query) | Q(city__icontains=query) | Q(memberships__player__name__icontains=query)
+        if query.isdigit():
+            match |= Q(number=int(query))
+        teams = teams.filter(pk__in=Team.objects.filter(match, tournament=tournament).values("pk"))
+    return teams
+
+
+@dataclass(frozen=True)
+class TeamRound:
+    """One round of a team's page: where it sat, against whom, the hands and the result."""
+
+    round: Round
+    table: Table | None
+    pair: str
+    opponent: Team | None
+    hands: list
+
+    @property
+    def points_for(self) -> int:
+        return self.table.total(self.pair) if self.table else 0
+
+    @property
+    def points_against(self) -> int:
+        return self.table.total(Pair(self.pair).other) if self.table else 0
+
+
+def team_rounds(team: Team) -> list[TeamRound]:
+    """Every round a team played (drafts aside), each with its hands and penalties."""
+    seatings = list(
+        Seating.objects.filter(team=team)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round", "table")
+        .order_by("round__number")
+    )
+    table_ids = [s.table_id for s in seatings if s.table_id]
+    opponents = {
+        s.table_id: s.team
+        for s in Seating.objects.filter(table_id__in=table_ids)
+        .exclude(team=team)
+        .select_related("team")
+        .prefetch_related(members("team__memberships"))
+    }
+    hands = {}
+    for hand in Hand.objects.filter(table_id__in=table_ids).prefetch_related(penalties()).order_by("sequence"):
+        hands.setdefault(hand.table_id, []).append(hand)
+    return [
+        TeamRound(
+            round=s.round,
+            table=s.table,
+            pair=s.pair,
+            opponent=opponents.get(s.table_id),
+            hands=hands.get(s.table_id, []),
+        )
+        for s in seatings
+    ]

@@ -1,0 +1,10 @@
+"""The event archive: the whole event as one JSON document that imports back without loss.
+
+Only what people entered is written; every score is recomputed from it by the engine on import.
+The format is documented in docs/archive.md.
+"""
+
+from tournament.services.archive.export import FORMAT, VERSION, event_export
+from tournament.services.archive.load import event_import
+
+__all__ = ["FORMAT", "VERSION", "event_export", "event_import"]

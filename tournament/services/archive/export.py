@@ -1,0 +1,191 @@
+"""Writing an event as the archive's plain data (docs/archive.md)."""
+
+import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from scoring import Pair
+from tournament.models import Event, LogEntry, Penalty, Tournament
+
+FORMAT = "bidwhist-event-archive"
+VERSION = 2
+
+
+def _time(value: datetime.datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _penalty(penalty: Penalty, users: dict) -> dict:
+    return {
+        "kind": penalty.kind,
+        "team": penalty.team,
+        "count": penalty.count,
+        "choice": penalty.choice,
+        "before_bidding": penalty.before_bidding,
+        "points": penalty.points,
+        "reason": penalty.reason,
+        "created_by": users.get(penalty.created_by_id),
+        "created_at": _time(penalty.created_at),
+    }
+
+
+def log_entry_data(entry: LogEntry, team_numbers: dict[int, int]) -> dict:
+    """A log entry; a table's entries omit where they are (the table holds them)."""
+    data = {
+        "action": entry.action,
+        "summary": entry.summary,
+        "reason": entry.reason,
+        "before": entry.before,
+        "after": entry.after,
+        "correction": entry.correction,
+        "actor": entry.actor,
+        "actor_name": entry.actor_name,
+        "created_at": _time(entry.created_at),
+    }
+    if entry.table_id is not None:
+        return {"version": entry.version, **data}
+    return {"round": entry.round_number, "team": team_numbers.get(entry.team_id), **data}
+
+
+def event_export(event: Event) -> dict[str, Any]:
+    """Everything of one event as plain data."""
+    users = dict(get_user_model().objects.values_list("pk", "username"))
+    players = sorted(event.players.all(), key=lambda p: (p.name, p.city, p.phone, p.pk))
+    player_ids = {player.pk: index for index, player in enumerate(players, start=1)}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "event": {
+            "name": event.name,
+            "slug": event.slug,
+            "venue": event.venue,
+            "starts_on": event.starts_on.isoformat(),
+            "ends_on": event.ends_on.isoformat(),
+            "created_at": _time(event.created_at),
+        },
+        "players": [{"id": player_ids[p.pk], "name": p.name, "city": p.city, "phone": p.phone} for p in players],
+        "log": [
+            log_entry_data(entry, {})
+            # Loading the archive into this database is this database's history, not the event's.
+            for entry in event.log.filter(tournament__isnull=True)
+            .exclude(action=LogEntry.Action.EVENT_IMPORTED)
+            .order_by("pk")
+        ],
+        "tournaments": [
+            _tournament(tournament, users, player_ids) for tournament in event.tournaments.order_by("created_at", "pk")
+        ],
+    }
+
+
+def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
+    teams = list(tournament.teams.prefetch_related("memberships").order_by("number"))
+    team_numbers = {team.pk: team.number for team in teams}
+    playoff_codes = dict(tournament.playoff_matches.filter(table__isnull=False).values_list("table_id", "code"))
+    return {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "rules": tournament.rules.to_dict(),
+        "qualifying_rounds": tournament.qualifying_rounds,
+        "status": tournament.status,
+        "paper_size": tournament.paper_size,
+        "standings_order": tournament.standings_order,
+        "avoid_same_city_rounds": tournament.avoid_same_city_rounds,
+        "created_at": _time(tournament.created_at),
+        "playoff": {
+            "third_place": tournament.playoff_third_place,
+            "double": tournament.playoff_double,
+            "published_at": _time(tournament.playoff_published_at),
+            "seeds": [
+                {"seed": s.seed, "team": team_numbers[s.team_id]} for s in tournament.playoff_seeds.order_by("seed")
+            ],
+        },
+        "teams": [
+            {
+                "number": team.number,
+                "name": team.name,
+                "city": team.city,
+                "players": [player_ids[m.player_id] for m in sorted(team.memberships.all(), key=lambda m: m.position)],
+                "fee_paid": team.fee_paid,
+                "side_pot": team.side_pot,
+                "checked_in": team.checked_in,
+                "withdrawn": team.withdrawn,
+                "created_at": _time(team.created_at),
+            }
+            for team in teams
+        ],
+        "announcements": [
+            {"text": a.text, "created_at": _time(a.created_at), "expires_at": _time(a.expires_at)}
+            for a in tournament.announcements.order_by("created_at", "pk")
+        ],
+        "log": [
+            log_entry_data(entry, team_numbers) for entry in tournament.log.filter(table__isnull=True).order_by("pk")
+        ],
+        "rounds": [
+            _round(round_, users, player_ids, team_numbers, playoff_codes)
+            for round_ in tournament.rounds.order_by("number")
+        ],
+    }
+
+
+def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_codes: dict) -> dict:
+    seatings = list(round_.seatings.all())
+    by_table: dict[int, dict[str, int]] = {}
+    for seating in seatings:
+        if seating.table_id:
+            by_table.setdefault(seating.table_id, {})[seating.pair] = team_numbers[seating.team_id]
+    tables = []
+    for table in round_.tables.order_by("number"):
+        hands = [
+            {
+                "sequence": hand.sequence,
+                "dealer": hand.dealer,
+                "misdeal": hand.misdeal,
+                "bidder": hand.bidder,
+                "bid_level": hand.bid_level,
+                "bid_kind": hand.bid_kind,
+                "trump_suit": hand.trump_suit,
+                "direction": hand.direction,
+                "books": hand.books,
+                "created_at": _time(hand.created_at),
+                "penalties": [
+                    _penalty(p, users) for p in sorted(hand.penalties.all(), key=lambda p: (p.created_at, p.pk))
+                ],
+            }
+            for hand in table.hands.order_by("sequence").prefetch_related("penalties")
+        ]
+        tables.append(
+            {
+                "number": table.number,
+                "north_south": by_table.get(table.pk, {}).get(Pair.NORTH_SOUTH),
+                "east_west": by_table.get(table.pk, {}).get(Pair.EAST_WEST),
+                "sitting_pair": table.sitting_pair,
+                "secret": table.secret,
+                "version": table.version,
+                "first_dealer": table.first_dealer,
+                "locked_at": _time(table.locked_at),
+                "disputed_at": _time(table.disputed_at),
+                "dispute_note": table.dispute_note,
+                "playoff_match": playoff_codes.get(table.pk),
+                "hands": hands,
+                "rulings": [
+                    _penalty(p, users) for p in table.penalties.filter(hand__isnull=True).order_by("created_at", "pk")
+                ],
+                "signatures": [
+                    {"pair": s.pair, "player": player_ids[s.player_id], "signed_at": _time(s.signed_at)}
+                    for s in table.signatures.order_by("pair")
+                ],
+                "changes": [log_entry_data(entry, team_numbers) for entry in table.changes.order_by("version", "pk")],
+            }
+        )
+    return {
+        "number": round_.number,
+        "kind": round_.kind,
+        "status": round_.status,
+        "method": round_.method,
+        "seed": round_.seed,
+        "created_at": _time(round_.created_at),
+        "published_at": _time(round_.published_at),
+        "byes": sorted(team_numbers[s.team_id] for s in seatings if s.table_id is None),
+        "tables": tables,
+    }

@@ -1,0 +1,91 @@
+"""Who did what: the actor every service is given, and the one function that writes the action log."""
+
+from dataclasses import dataclass
+
+from tournament.models import Event, LogEntry, Table, Team, Tournament
+from tournament.roles import is_scorekeeper
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a staff account, the table's private link, or a command run on the server."""
+
+    kind: str
+    user: object = None
+    name: str = ""
+
+    @classmethod
+    def staff(cls, user) -> "Actor":
+        return cls(LogEntry.Actor.STAFF, user, user.get_username())
+
+    @classmethod
+    def command(cls, name: str = "") -> "Actor":
+        return cls(LogEntry.Actor.COMMAND, None, name)
+
+    @property
+    def is_staff(self) -> bool:
+        """Tournament scorekeepers and directors: the people who may correct a signed sheet."""
+        return self.user is not None and is_scorekeeper(self.user)
+
+    @property
+    def account(self):
+        """The staff account to store as a record's author, if any."""
+        return self.user if self.kind == LogEntry.Actor.STAFF else None
+
+
+TABLE_LINK = Actor(LogEntry.Actor.TABLE)
+SCRIPT = Actor.command()
+
+
+def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) -> Actor:
+    """The actor of a service call: given outright, or a logged-in ``user`` (staff), else ``default``.
+
+    Views pass the request's user; the table link has no account, and commands pass their own actor.
+    """
+    if actor is not None:
+        return actor
+    if user is not None and getattr(user, "is_authenticated", False):
+        return Actor.staff(user)
+    return default
+
+
+def log_write(
+    *,
+    actor: Actor,
+    action: str,
+    summary: str,
+    event: Event | None = None,
+    tournament: Tournament | None = None,
+    table: Table | None = None,
+    team: Team | None = None,
+    round_number: int | None = None,
+    before=None,
+    after=None,
+    reason: str = "",
+    correction: bool = False,
+) -> LogEntry:
+    """One entry of the log; the event, tournament and round are taken from the most precise record given."""
+    if table is not None:
+        tournament = tournament or table.round.tournament
+        round_number = table.round.number
+    if team is not None:
+        tournament = tournament or team.tournament
+    if tournament is not None:
+        event = event or tournament.event
+    return LogEntry.objects.create(
+        event=event,
+        tournament=tournament,
+        round_number=round_number,
+        table=table,
+        table_number=table.number if table is not None else None,
+        version=table.version if table is not None else None,
+        team=team,
+        action=action,
+        summary=summary[:300],
+        reason=reason.strip(),
+        before=before,
+        after=after,
+        correction=correction,
+        actor=actor.kind,
+        actor_name=actor.name,
+    )

@@ -1,0 +1,39 @@
+"""Keeping a table's score sheet: hands, re-deals, penalties, signatures and corrections.
+
+Every change goes through ``sheet_write`` (``write.py``): one transaction that locks the table, checks
+the version the person was looking at, makes the change, rescores the whole sheet through the engine
+(refusing the change if the rules do) and records it in the sheet's history.
+"""
+
+from tournament.services.sheets.hands import (
+    HandEntry,
+    hand_preview,
+    hand_record,
+    hand_remove,
+    hand_snapshot,
+    hand_update,
+    redeal_record,
+    table_first_dealer_set,
+)
+from tournament.services.sheets.penalties import penalty_add, penalty_remove
+from tournament.services.sheets.signing import sheet_dispute, sheet_dispute_resolve, sheet_sign
+from tournament.services.sheets.write import Change, StaleSheet, sheet_write
+
+__all__ = [
+    "Change",
+    "HandEntry",
+    "StaleSheet",
+    "hand_preview",
+    "hand_record",
+    "hand_remove",
+    "hand_snapshot",
+    "hand_update",
+    "penalty_add",
+    "penalty_remove",
+    "redeal_record",
+    "sheet_dispute",
+    "sheet_dispute_resolve",
+    "sheet_sign",
+    "sheet_write",
+    "table_first_dealer_set",
+]

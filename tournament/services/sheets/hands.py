@@ -1,0 +1,291 @@
+"""Entering, changing and removing the deals of a sheet, and naming the first dealer."""
+
+from dataclasses import dataclass, replace
+
+from django.db.models import Max
+
+import scoring
+from scoring import RedealReason, ScoringError, Seat
+from tournament.errors import ServiceError
+from tournament.models import Hand, LogEntry, Penalty, Table
+from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.recompute import sheet_load, sheet_score
+from tournament.services.sheets.write import Change, sheet_write
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """A played hand as the scorekeeper enters it."""
+
+    dealer: str
+    bidder: str
+    level: int
+    kind: str
+    books: int
+    suit: str = ""
+    direction: str = ""
+
+
+def hand_snapshot(hand: Hand) -> dict:
+    return {
+        "hand_number": hand.hand_number,
+        "dealer": hand.dealer,
+        "bidder": hand.bidder,
+        "level": hand.bid_level,
+        "kind": hand.bid_kind,
+        "suit": hand.trump_suit,
+        "direction": hand.direction,
+        "books": hand.books,
+        "misdeal": hand.misdeal,
+    }
+
+
+def _checked_entry(table: Table, entry: HandEntry) -> HandEntry:
+    """The entry as the engine reads it, or a refusal beside the field it concerns."""
+    rules = table.round.tournament.rules
+    for field, value in (("dealer", entry.dealer), ("bidder", entry.bidder)):
+        if value not in Seat.values():
+            raise ServiceError("Choose a seat.", field=field)
+    try:
+        bid = scoring.Bid(entry.level, entry.kind)
+        rules.check_bid(bid)
+        rules.check_books(entry.books)
+        contract = scoring.Contract(bid, entry.suit or None, entry.direction or None)
+    except ScoringError as error:
+        raise ServiceError(str(error), field=error.field) from None
+    if not bid.is_no_trump and contract.suit is None:
+        raise ServiceError("Choose the trump suit (the suit of the first card played if none was named).", field="suit")
+    return replace(entry, kind=str(bid.kind), direction=str(contract.direction or ""))
+
+
+def _apply_entry(hand: Hand, entry: HandEntry) -> None:
+    hand.dealer = entry.dealer
+    hand.bidder = entry.bidder
+    hand.bid_level = entry.level
+    hand.bid_kind = entry.kind
+    hand.trump_suit = entry.suit
+    hand.direction = entry.direction
+    hand.books = entry.books
+    hand.misdeal = False
+
+
+def _next_sequence(table: Table) -> int:
+    return (table.hands.aggregate(highest=Max("sequence"))["highest"] or 0) + 1
+
+
+def _first_dealer_from(table: Table, dealer: str) -> None:
+    """Until someone names the first dealer, the first deal's dealer is it."""
+    if not table.first_dealer:
+        table.first_dealer = dealer
+        table.save(update_fields=["first_dealer"])
+
+
+def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) -> scoring.RoundScore:
+    """The sheet as it would be with this hand added (or ``hand`` changed), without saving anything."""
+    entry = _checked_entry(table, entry)
+    candidate = Hand(table=table, pk=hand.pk if hand else None)
+    _apply_entry(candidate, entry)
+    sheet = sheet_load(table)
+    if hand is None:
+        return sheet_score(sheet, extra=candidate)
+    return sheet_score(sheet, replace=candidate)
+
+
+def table_first_dealer_set(
+    *,
+    table: Table,
+    version: int,
+    seat: str,
+    user=None,
+    reason: str = "",
+    confirm_knock_on: bool = False,
+    actor: Actor | None = None,
+) -> Table:
+    """Name the seat dealt the first diamond: the first dealer of the round."""
+
+    def edit(table: Table, correction: bool) -> Change:
+        if seat not in Seat.values():
+            raise ServiceError("Choose the seat dealt the first diamond.", field="seat")
+        before = table.first_dealer
+        table.first_dealer = seat
+        table.save(update_fields=["first_dealer"])
+        return Change(
+            LogEntry.Action.FIRST_DEALER,
+            f"First dealer: {Seat(seat).label}",
+            before={"first_dealer": before},
+            after={"first_dealer": seat},
+            result=table,
+        )
+
+    return sheet_write(
+        table=table,
+        version=version,
+        actor=actor_of(actor, user, default=TABLE_LINK),
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+    )
+
+
+def hand_record(
+    *,
+    table: Table,
+    version: int,
+    entry: HandEntry,
+    user=None,
+    reason: str = "",
+    confirm_knock_on: bool = False,
+    actor: Actor | None = None,
+) -> Hand:
+    """Enter the next played hand; the engine scores it and the whole sheet."""
+
+    def edit(table: Table, correction: bool) -> Change:
+        checked = _checked_entry(table, entry)
+        _first_dealer_from(table, checked.dealer)
+        hand = Hand(table=table, sequence=_next_sequence(table))
+        _apply_entry(hand, checked)
+        hand.save()
+        return Change(
+            LogEntry.Action.HAND_ADDED,
+            lambda: f"Hand {hand.hand_number}: {hand.bid_text} by {Seat(hand.bidder).label}, {hand.books} books",
+            after=lambda: hand_snapshot(hand),
+            result=hand,
+        )
+
+    return sheet_write(
+        table=table,
+        version=version,
+        actor=actor_of(actor, user, default=TABLE_LINK),
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+    )
+
+
+def redeal_record(
+    *,
+    table: Table,
+    version: int,
+    dealer: str,
+    reason: str,
+    team: str = "",
+    user=None,
+    note: str = "",
+    actor: Actor | None = None,
+) -> Hand:
+    """Record a deal that does not count; the same hand number is dealt again.
+
+    ``reason`` is why the cards are dealt again (a ``RedealReason``); ``note`` the correction's reason.
+    """
+    actor = actor_of(actor, user, default=TABLE_LINK)
+
+    def edit(table: Table, correction: bool) -> Change:
+        if dealer not in Seat.values():
+            raise ServiceError("Choose the seat that dealt.", field="dealer")
+        if reason not in RedealReason.values():
+            raise ServiceError("Choose why the cards are dealt again.", field="reason")
+        why = RedealReason(reason)
+        if why.names_a_team and team not in scoring.Pair.values():
+            raise ServiceError("Choose the team that was out of turn.", field="team")
+        _first_dealer_from(table, dealer)
+        hand = Hand.objects.create(
+            table=table, sequence=_next_sequence(table), dealer=dealer, misdeal=why is RedealReason.MISDEAL
+        )
+        penalty = why.penalty(team) if why.names_a_team else None
+        if penalty is not None:
+            Penalty.objects.create(
+                table=table,
+                hand=hand,
+                kind=penalty.kind,
+                team=penalty.team,
+                choice=penalty.choice or "",
+                before_bidding=penalty.before_bidding,
+                created_by=actor.account,
+            )
+        return Change(
+            LogEntry.Action.REDEAL_ADDED,
+            lambda: f"Re-deal of hand {hand.hand_number} ({why.label.lower()})",
+            after=lambda: {**hand_snapshot(hand), "reason": reason, "team": team},
+            result=hand,
+        )
+
+    return sheet_write(table=table, version=version, actor=actor, edit=edit, reason=note)
+
+
+def hand_update(
+    *,
+    hand: Hand,
+    version: int,
+    entry: HandEntry,
+    user=None,
+    reason: str = "",
+    confirm_knock_on: bool = False,
+    actor: Actor | None = None,
+) -> Hand:
+    """Change a played hand; everything after it is rescored."""
+
+    def edit(table: Table, correction: bool) -> Change | None:
+        stored = Hand.objects.get(pk=hand.pk, table=table)
+        if not stored.bid_level:
+            raise ServiceError("A re-deal has no bid to change: remove it instead.")
+        before = hand_snapshot(stored)
+        _apply_entry(stored, _checked_entry(table, entry))
+        after = hand_snapshot(stored)
+        if before == after:
+            return None
+        stored.save()
+        changed = ", ".join(f"{key} {before[key]} → {after[key]}" for key in after if before[key] != after[key])
+        return Change(
+            LogEntry.Action.HAND_CHANGED,
+            f"Hand {stored.hand_number} changed: {changed}",
+            before=before,
+            after=after,
+            result=stored,
+        )
+
+    changed = sheet_write(
+        table=hand.table,
+        version=version,
+        actor=actor_of(actor, user, default=TABLE_LINK),
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+    )
+    return changed or hand
+
+
+def hand_remove(
+    *,
+    hand: Hand,
+    version: int,
+    user=None,
+    reason: str = "",
+    confirm_knock_on: bool = False,
+    actor: Actor | None = None,
+) -> None:
+    """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up."""
+
+    def edit(table: Table, correction: bool) -> Change:
+        stored = Hand.objects.get(pk=hand.pk, table=table)
+        before = hand_snapshot(stored)
+        label = f"hand {stored.hand_number}" if stored.counts else f"re-deal of hand {stored.hand_number}"
+        penalties = [penalty.description for penalty in stored.penalties.all()]
+        sequence = stored.sequence
+        stored.delete()
+        for moved in table.hands.filter(sequence__gt=sequence).order_by("sequence"):
+            moved.sequence -= 1
+            moved.save(update_fields=["sequence"])
+        return Change(
+            LogEntry.Action.HAND_REMOVED,
+            f"Removed {label}" + (f" with {'; '.join(penalties)}" if penalties else ""),
+            before={**before, "penalties": penalties},
+        )
+
+    sheet_write(
+        table=hand.table,
+        version=version,
+        actor=actor_of(actor, user, default=TABLE_LINK),
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+    )

@@ -1,0 +1,121 @@
+"""Penalties from the rule sheet and the director's rulings, added to a sheet and undone."""
+
+import scoring
+from scoring import PenaltyKind, ScoringError
+from tournament.errors import ServiceError
+from tournament.models import Hand, LogEntry, Penalty, Table
+from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.sheets.write import Change, sheet_write
+
+
+def _penalty_snapshot(penalty: Penalty) -> dict:
+    return {
+        "kind": penalty.kind,
+        "team": penalty.team,
+        "count": penalty.count,
+        "choice": penalty.choice,
+        "points": penalty.points,
+        "hand": penalty.hand.hand_number if penalty.hand_id else None,
+    }
+
+
+def _rule(kind: str, team: str, count: int, choice: str, points: int) -> scoring.Penalty:
+    """The penalty as the engine reads it; entries that do not belong to the offence are ignored."""
+    try:
+        return scoring.Penalty(
+            kind=kind,
+            team=team,
+            count=count if kind == PenaltyKind.RENEGE else 1,
+            choice=(choice or None) if kind == PenaltyKind.BID_OUT_OF_TURN else None,
+            points=points if kind == PenaltyKind.DIRECTOR_RULING else 0,
+        )
+    except ScoringError as error:
+        raise ServiceError(str(error), field=error.field) from None
+
+
+def penalty_add(
+    *,
+    table: Table,
+    version: int,
+    kind: str,
+    team: str,
+    hand: Hand | None = None,
+    count: int = 1,
+    choice: str = "",
+    points: int = 0,
+    reason: str = "",
+    user=None,
+    confirm_knock_on: bool = False,
+    actor: Actor | None = None,
+) -> Penalty:
+    """Record a penalty from the rule sheet; its points come from the tournament's rule set."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
+
+    def edit(table: Table, correction: bool) -> Change:
+        rule = _rule(kind, team, count, choice, points)
+        if rule.kind is PenaltyKind.DIRECTOR_RULING:
+            if not actor.is_staff:
+                raise ServiceError("Only the tournament director or scorekeeper can make a ruling.", field="kind")
+            if not reason.strip():
+                raise ServiceError("A ruling needs its reason in writing.", field="reason")
+        elif hand is None:
+            raise ServiceError("Choose the hand it happened in.", field="hand")
+        if rule.causes_redeal:
+            raise ServiceError("A re-deal after a bid out of turn is recorded as a re-deal.", field="choice")
+        if hand is not None and hand.table_id != table.pk:
+            raise ServiceError("That hand is not on this sheet.", field="hand")
+        penalty = Penalty.objects.create(
+            table=table,
+            hand=hand,
+            kind=rule.kind,
+            team=rule.team,
+            count=rule.count,
+            choice=rule.choice or "",
+            points=rule.points,
+            reason=reason.strip(),
+            created_by=actor.account,
+        )
+        where = f"hand {hand.hand_number}" if hand else "the round"
+        return Change(
+            LogEntry.Action.PENALTY_ADDED,
+            lambda: f"{penalty.description} ({where})",
+            after=lambda: _penalty_snapshot(penalty),
+            result=penalty,
+        )
+
+    return sheet_write(
+        table=table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on
+    )
+
+
+def penalty_remove(
+    *,
+    penalty: Penalty,
+    version: int,
+    user=None,
+    reason: str = "",
+    confirm_knock_on: bool = False,
+    actor: Actor | None = None,
+) -> None:
+    """Undo a penalty; the sheet is rescored without it."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
+
+    def edit(table: Table, correction: bool) -> Change:
+        stored = Penalty.objects.select_related("hand").get(pk=penalty.pk, table=table)
+        if stored.kind == PenaltyKind.DIRECTOR_RULING and not actor.is_staff:
+            raise ServiceError("Only the tournament director or scorekeeper can undo a ruling.")
+        if not stored.removable:
+            raise ServiceError("This penalty is why the cards were dealt again: remove the re-deal instead.")
+        before = _penalty_snapshot(stored)
+        description = stored.description
+        stored.delete()
+        return Change(LogEntry.Action.PENALTY_REMOVED, f"Removed: {description}", before=before)
+
+    sheet_write(
+        table=penalty.table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+    )

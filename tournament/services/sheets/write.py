@@ -1,0 +1,136 @@
+"""The one write path of a score sheet: every change to a sheet goes through ``sheet_write``.
+
+It locks the table and checks the version the person was looking at, decides whether the change is a
+staff correction (refusing what the table link may not do), makes the change, rescores the whole sheet
+through the engine (refusing the change if the rules do), voids signatures a change invalidates, writes
+the history and carries a playoff result on through the bracket. A new kind of change is an ``edit``.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import models, transaction
+
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Round, Table
+from tournament.services.log import Actor, log_write
+from tournament.services.playoffs import playoff_after_change
+from tournament.services.recompute import table_recompute
+
+
+class StaleSheet(ServiceError):
+    """The sheet changed after the person loaded it; their change was not saved."""
+
+
+@dataclass
+class Change:
+    """What an edit did, for the sheet's history; ``result`` is what the service returns.
+
+    ``summary`` and ``after`` may be functions: they are called once the sheet is rescored and a record
+    in ``result`` reloaded, for what only scoring decides (a hand's number, an exposed card's warning).
+    """
+
+    action: str
+    summary: str | Callable[[], str]
+    before: dict | None = None
+    after: dict | Callable[[], dict] | None = None
+    result: Any = None
+    voids_signatures: bool = True
+
+    def settle(self) -> None:
+        if isinstance(self.result, models.Model) and self.result.pk is not None:
+            self.result.refresh_from_db()
+        if callable(self.summary):
+            self.summary = self.summary()
+        if callable(self.after):
+            self.after = self.after()
+
+
+def locked_table(table: Table, version: int) -> Table:
+    """The table, locked for this transaction, if nobody changed it since ``version`` was read."""
+    locked = Table.objects.select_for_update().select_related("round__tournament__event").get(pk=table.pk)
+    if version != locked.version:
+        changes = list(LogEntry.objects.filter(table=locked, version__gt=version).order_by("version", "pk"))
+        said = "; ".join(f"{change.summary} ({change.who})" for change in changes) or "it was changed"
+        raise StaleSheet(
+            f"This sheet changed since you opened it: {said}. Nothing of yours was saved: "
+            "check the sheet as it is now and enter it again."
+        )
+    return locked
+
+
+def correction_check(table: Table, actor: Actor, reason: str) -> bool:
+    """Whether a change to the sheet is a staff correction; refuses what the table link may not do."""
+    if table.round.status == Round.Status.DRAFT:
+        raise ServiceError("This round is not published yet.")
+    if table.signed or table.round.status == Round.Status.CLOSED:
+        if not actor.is_staff:
+            raise ServiceError("This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
+        if not reason.strip():
+            raise ServiceError("A correction to a signed sheet needs a reason.", field="reason")
+        return True
+    return False
+
+
+def _history(table: Table, actor: Actor, change: Change, *, reason: str = "", correction: bool = False) -> None:
+    table.version += 1
+    Table.objects.filter(pk=table.pk).update(version=table.version)
+    log_write(
+        actor=actor,
+        action=change.action,
+        summary=change.summary,
+        table=table,
+        before=change.before,
+        after=change.after,
+        reason=reason,
+        correction=correction,
+    )
+
+
+def _void_signatures(table: Table, actor: Actor) -> None:
+    """A change to a sheet not yet locked voids any signature already given: it must be signed again."""
+    if table.signed:
+        return
+    signed = list(table.signatures.select_related("player"))
+    if signed:
+        table.signatures.all().delete()
+        names = ", ".join(signature.player.name for signature in signed)
+        _history(
+            table,
+            actor,
+            Change(LogEntry.Action.SIGNATURES_CLEARED, f"Sheet changed after {names} signed: sign again"),
+        )
+
+
+@transaction.atomic
+def sheet_write(
+    *,
+    table: Table,
+    version: int,
+    actor: Actor,
+    edit: Callable[[Table, bool], Change | None],
+    reason: str = "",
+    scored: bool = True,
+    confirm_knock_on: bool = False,
+):
+    """Make one change to a sheet and return what the edit returned as its ``result``.
+
+    ``edit(table, correction)`` receives the locked table and whether this is a staff correction; it makes
+    the change and describes it, or returns None when nothing changed. A ``scored`` change (hands,
+    penalties, the first dealer) may be a correction and rescores the sheet; signing and disputes are not.
+    """
+    table = locked_table(table, version)
+    correction = correction_check(table, actor, reason) if scored else False
+    winner_before = table.winner_pair if table.signed else None
+    change = edit(table, correction)
+    if change is None:
+        return None
+    if scored:
+        table_recompute(table)
+    change.settle()
+    if change.voids_signatures:
+        _void_signatures(table, actor)
+    _history(table, actor, change, reason=reason, correction=correction)
+    playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=confirm_knock_on)
+    return change.result

@@ -1,0 +1,52 @@
+"""What every view shares: who is acting, and running a service with its message shown."""
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect
+
+from tournament.errors import ServiceError
+from tournament.services.log import TABLE_LINK, Actor, actor_of
+
+
+def request_actor(request) -> Actor:
+    """The logged-in staff member, or the table link for anyone else."""
+    return actor_of(user=request.user, default=TABLE_LINK)
+
+
+def form_error(form, error: ServiceError) -> None:
+    """Show a service's refusal beside the field it concerns, or above the form."""
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, error.message)
+
+
+def form_run(form, service: Callable[[], object]):
+    """Run a service for a valid form; a refusal goes on the form. The service's result, or None."""
+    try:
+        return service()
+    except ServiceError as error:
+        form_error(form, error)
+        return None
+
+
+def run_and_redirect(
+    request, service: Callable[[], object], done: str | Callable, to, **kwargs
+) -> HttpResponseRedirect:
+    """Run a service, tell the person what happened (``done``, or its refusal), and go to ``to``.
+
+    ``done`` may be a function of the service's result. ``to`` and ``kwargs`` are as for ``redirect``.
+    """
+    try:
+        result = service()
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done(result) if callable(done) else done)
+    return redirect(to, **kwargs)
+
+
+def pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

@@ -1,0 +1,202 @@
+"""Events and tournaments: creating them, their settings and rules, announcements, and the action log."""
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from scoring import PRESETS, RuleSet, ScoringError
+from tournament import forms, selectors
+from tournament.roles import is_director
+from tournament.services import events
+from tournament.views.common import form_run, request_actor, run_and_redirect
+from tournament.views.permissions import director_required, scorekeeper_required
+
+LOG_PAGE_SIZE = 100
+
+
+@scorekeeper_required
+def dashboard(request):
+    context = {
+        "events": selectors.events_list(),
+        "live_rounds": selectors.rounds_in_play(),
+        "is_director": is_director(request.user),
+    }
+    return render(request, "director/dashboard.html", context)
+
+
+@director_required
+def event_create(request):
+    form = forms.EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = form_run(form, lambda: events.event_create(**form.cleaned_data, actor=request_actor(request)))
+        if event is not None:
+            messages.success(request, f"{event.name} created. Now add its tournaments.")
+            return redirect("director:event", event_slug=event.slug)
+    return render(request, "director/form.html", {"form": form, "title": "New event", "submit": "Create event"})
+
+
+@director_required
+def event_edit(request, event_slug):
+    event = selectors.event_get(event_slug)
+    initial = {"name": event.name, "venue": event.venue, "starts_on": event.starts_on, "ends_on": event.ends_on}
+    form = forms.EventForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        saved = form_run(
+            form, lambda: events.event_update(event=event, **form.cleaned_data, actor=request_actor(request))
+        )
+        if saved is not None:
+            messages.success(request, "Event saved.")
+            return redirect("director:event", event_slug=event.slug)
+    context = {"form": form, "title": f"Edit {event.name}", "submit": "Save", "event": event}
+    return render(request, "director/form.html", context)
+
+
+@director_required
+def event_detail(request, event_slug):
+    event = selectors.event_get(event_slug)
+    context = {"event": event, "tournaments": selectors.event_tournaments(event)}
+    return render(request, "director/event.html", context)
+
+
+@director_required
+def tournament_create(request, event_slug):
+    event = selectors.event_get(event_slug)
+    form = forms.TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = form_run(
+            form, lambda: events.tournament_create(event=event, **form.cleaned_data, actor=request_actor(request))
+        )
+        if tournament is not None:
+            messages.success(request, f"{tournament.name} created. Check its rules below.")
+            return redirect("director:tournament_rules", slug=tournament.slug)
+    context = {"form": form, "title": f"New tournament at {event.name}", "submit": "Create tournament", "event": event}
+    return render(request, "director/form.html", context)
+
+
+@director_required
+def tournament_detail(request, slug):
+    tournament = selectors.tournament_get(slug)
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "counts": selectors.desk_counts(tournament),
+        "rounds": selectors.rounds_of(tournament),
+        "rules": tournament.rules.describe(),
+        "recent": selectors.log_entries(tournament)[:8],
+    }
+    return render(request, "director/tournament.html", context)
+
+
+@director_required
+def tournament_edit(request, slug):
+    tournament = selectors.tournament_get(slug)
+    fields = ("name", "qualifying_rounds", "paper_size", "standings_order", "avoid_same_city_rounds")
+    form = forms.TournamentForm(request.POST or None, initial={name: getattr(tournament, name) for name in fields})
+    if request.method == "POST" and form.is_valid():
+        saved = form_run(
+            form,
+            lambda: events.tournament_update(tournament=tournament, **form.cleaned_data, actor=request_actor(request)),
+        )
+        if saved is not None:
+            messages.success(request, "Tournament saved.")
+            return redirect("director:tournament", slug=tournament.slug)
+    context = {
+        "form": form,
+        "title": f"Edit {tournament.name}",
+        "submit": "Save",
+        "event": tournament.event,
+        "tournament": tournament,
+    }
+    return render(request, "director/form.html", context)
+
+
+@director_required
+def tournament_rules(request, slug):
+    tournament = selectors.tournament_get(slug)
+    rules = tournament.rules
+    preset = request.POST.get("preset") if request.method == "POST" else None
+    if preset:
+        try:
+            rules = RuleSet.preset(preset)
+        except ScoringError as error:
+            messages.error(request, str(error))
+        else:
+            messages.info(request, f"Settings filled from the {preset} preset: check them and save.")
+        form = forms.RuleSetForm(rules=rules)
+    else:
+        form = forms.RuleSetForm(request.POST or None, rules=rules)
+        if request.method == "POST" and form.is_valid():
+            saved = form_run(
+                form,
+                lambda: events.tournament_rules_set(
+                    tournament=tournament, rules=form.rules, actor=request_actor(request)
+                ),
+            )
+            if saved is not None:
+                messages.success(request, "Rules saved.")
+                return redirect("director:tournament", slug=tournament.slug)
+    context = {"form": form, "tournament": tournament, "event": tournament.event, "presets": list(PRESETS)}
+    return render(request, "director/rules.html", context)
+
+
+@director_required
+def announcements(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.AnnouncementForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        posted = form_run(
+            form,
+            lambda: events.announcement_post(tournament=tournament, **form.cleaned_data, actor=request_actor(request)),
+        )
+        if posted is not None:
+            messages.success(request, "Announcement posted on the tournament's page.")
+            return redirect("director:announcements", slug=tournament.slug)
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "form": form,
+        "announcements": tournament.announcements.all(),
+        "now": timezone.now(),
+    }
+    return render(request, "director/announcements.html", context)
+
+
+@require_POST
+@director_required
+def announcement_remove(request, slug, pk):
+    tournament = selectors.tournament_get(slug)
+    announcement = get_object_or_404(tournament.announcements, pk=pk)
+    return run_and_redirect(
+        request,
+        lambda: events.announcement_remove(announcement=announcement, actor=request_actor(request)),
+        "Announcement removed.",
+        "director:announcements",
+        slug=tournament.slug,
+    )
+
+
+@director_required
+def action_log(request, slug):
+    """Everything done in the tournament, newest first, narrowed to a round or a team."""
+    tournament = selectors.tournament_get(slug)
+    form = forms.LogFilterForm(
+        request.GET or None, rounds=selectors.rounds_of(tournament), teams=selectors.teams_with_players(tournament)
+    )
+    round_number = team = None
+    if form.is_valid():
+        round_number = form.cleaned_data["round"]
+        team = form.cleaned_data["team"]
+    entries = selectors.log_entries(tournament, round_number=round_number, team=team)
+    page = Paginator(entries, LOG_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "form": form,
+        "page": page,
+        "query": query.urlencode(),
+    }
+    return render(request, "director/log.html", context)

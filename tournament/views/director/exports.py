@@ -1,0 +1,54 @@
+"""Printed sheets, standings and bracket as PDF; every hand as CSV or XLSX; the event archive."""
+
+from django.http import Http404, JsonResponse
+from django.utils import timezone
+from django_tables2.export import TableExport
+
+from tournament import printing, selectors
+from tournament.services import archive
+from tournament.tables import HandListing
+from tournament.views.common import pdf_response
+from tournament.views.permissions import director_required, scorekeeper_required
+
+
+@scorekeeper_required
+def round_sheets_pdf(request, slug, number):
+    """Every table's score sheet of a round, blank (?blank=1) or completed, in one PDF."""
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    blank = request.GET.get("blank") == "1"
+    content = printing.round_sheets_pdf(round_, blank=blank, base_url=printing.link_base(request))
+    kind = "blank" if blank else "completed"
+    return pdf_response(content, f"{tournament.slug}-round-{round_.number}-{kind}-sheets.pdf")
+
+
+@scorekeeper_required
+def hands_export(request, slug, export_format):
+    """Every hand of the tournament as CSV or XLSX."""
+    if export_format not in ("csv", "xlsx"):
+        raise Http404("Hands export as CSV or XLSX.")
+    tournament = selectors.tournament_get(slug)
+    listing = HandListing(selectors.tournament_hands(tournament))
+    return TableExport(export_format, listing).response(f"{tournament.slug}-hands.{export_format}")
+
+
+@scorekeeper_required
+def standings_pdf(request, slug):
+    tournament = selectors.tournament_get(slug)
+    return pdf_response(printing.standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
+
+
+@scorekeeper_required
+def bracket_pdf(request, slug):
+    tournament = selectors.tournament_get(slug)
+    return pdf_response(printing.bracket_pdf(tournament), f"{tournament.slug}-bracket.pdf")
+
+
+@director_required
+def event_archive(request, event_slug):
+    """The whole event as a JSON file that import_event loads back."""
+    event = selectors.event_get(event_slug)
+    response = JsonResponse(archive.event_export(event), json_dumps_params={"indent": 1, "ensure_ascii": False})
+    stamp = timezone.localtime().strftime("%Y%m%d-%H%M")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-{stamp}.json"'
+    return response

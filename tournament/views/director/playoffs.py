@@ -1,0 +1,79 @@
+"""Seeding the playoff from the standings, swapping seeds, and publishing the bracket."""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import forms, selectors
+from tournament.services import playoffs as playoffs_service
+from tournament.views.common import request_actor, run_and_redirect
+from tournament.views.permissions import director_required
+
+
+@director_required
+def playoffs(request, slug):
+    tournament = selectors.tournament_get(slug)
+    published = tournament.playoff_published_at is not None
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "published": published,
+        "seeds": list(selectors.playoff_seeds(tournament)),
+        "problems": [] if published else playoffs_service.qualifying_problems(tournament),
+        "seed_form": forms.PlayoffSeedForm(
+            initial={"third_place": tournament.playoff_third_place, "double": tournament.playoff_double}
+        ),
+        "swap_form": forms.SeedSwapForm(),
+        "columns": selectors.playoff_bracket(tournament) if published else [],
+        "champion": selectors.tournament_champion(tournament),
+    }
+    return render(request, "director/playoffs.html", context)
+
+
+@require_POST
+@director_required
+def playoffs_seed(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.PlayoffSeedForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the number of teams in the playoff (2 or more).")
+        return redirect("director:playoffs", slug=tournament.slug)
+    return run_and_redirect(
+        request,
+        lambda: playoffs_service.playoff_seed(tournament=tournament, **form.cleaned_data, actor=request_actor(request)),
+        lambda seeds: f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.",
+        "director:playoffs",
+        slug=tournament.slug,
+    )
+
+
+@require_POST
+@director_required
+def playoffs_swap(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.SeedSwapForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the two seeds to swap.")
+        return redirect("director:playoffs", slug=tournament.slug)
+    return run_and_redirect(
+        request,
+        lambda: playoffs_service.playoff_seeds_swap(
+            tournament=tournament, **form.cleaned_data, actor=request_actor(request)
+        ),
+        "Seeds swapped.",
+        "director:playoffs",
+        slug=tournament.slug,
+    )
+
+
+@require_POST
+@director_required
+def playoffs_publish(request, slug):
+    tournament = selectors.tournament_get(slug)
+    return run_and_redirect(
+        request,
+        lambda: playoffs_service.playoff_publish(tournament=tournament, actor=request_actor(request)),
+        "Bracket published: the first matches' tables and links are open.",
+        "director:playoffs",
+        slug=tournament.slug,
+    )

@@ -1,0 +1,190 @@
+"""Drawing a round, changing the draft, publishing and closing it, and watching it live."""
+
+from functools import partial
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import forms, printing, selectors
+from tournament.errors import ServiceError
+from tournament.services import draws
+from tournament.views.common import form_run, request_actor, run_and_redirect
+from tournament.views.permissions import director_required, scorekeeper_required
+
+
+@director_required
+def round_new(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.DrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        round_ = form_run(
+            form,
+            lambda: draws.round_draw(
+                tournament=tournament,
+                method=data["method"],
+                seed=data["seed"],
+                pairs=data["pairs"],
+                actor=request_actor(request),
+            ),
+        )
+        if round_ is not None:
+            messages.success(request, f"Round {round_.number} drawn as a draft: check it, then publish.")
+            return redirect("director:round", slug=tournament.slug, number=round_.number)
+    context = {
+        "form": form,
+        "tournament": tournament,
+        "event": tournament.event,
+        "counts": selectors.desk_counts(tournament),
+        "teams": selectors.teams_with_players(tournament).filter(checked_in=True, withdrawn=False),
+    }
+    return render(request, "director/draw.html", context)
+
+
+@director_required
+def round_detail(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "round": round_,
+        "tables": selectors.round_tables(round_),
+        "byes": selectors.round_byes(round_),
+        "link_base": printing.link_base(request),
+    }
+    if round_.is_draft:
+        team_choices = selectors.teams_with_players(tournament).filter(withdrawn=False)
+        context.update(
+            {
+                "unplaced": selectors.round_unplaced_teams(round_),
+                "problems": draws.draw_problems(round_),
+                "swap_form": forms.SwapForm(teams=team_choices),
+                "move_form": forms.MoveForm(teams=team_choices),
+            }
+        )
+    return render(request, "director/round.html", context)
+
+
+def _draft_change(request, slug, number, form_class, service, done: str, invalid: str):
+    """Run a change to a draft from its form, and go back to the round."""
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    form = form_class(request.POST, teams=tournament.teams.all())
+    back = {"slug": tournament.slug, "number": round_.number}
+    if not form.is_valid():
+        messages.error(request, invalid)
+        return redirect("director:round", **back)
+    call = partial(service, round=round_, **form.cleaned_data, actor=request_actor(request))
+    return run_and_redirect(request, call, done, "director:round", **back)
+
+
+@require_POST
+@director_required
+def round_swap(request, slug, number):
+    return _draft_change(
+        request, slug, number, forms.SwapForm, draws.draw_teams_swap, "Teams swapped.", "Choose the two teams to swap."
+    )
+
+
+@require_POST
+@director_required
+def round_move(request, slug, number):
+    return _draft_change(
+        request,
+        slug,
+        number,
+        forms.MoveForm,
+        draws.draw_team_move,
+        "Team moved.",
+        "Choose a team, and a table number or blank for the bye.",
+    )
+
+
+@require_POST
+@director_required
+def round_sitting(request, slug, number, table_number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    table = get_object_or_404(round_.tables, number=table_number)
+    return run_and_redirect(
+        request,
+        lambda: draws.draw_sitting_toggle(table=table, actor=request_actor(request)),
+        f"Table {table.number}: the other team now sits and keeps the sheet.",
+        "director:round",
+        slug=tournament.slug,
+        number=round_.number,
+    )
+
+
+@require_POST
+@director_required
+def round_publish(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return run_and_redirect(
+        request,
+        lambda: draws.round_publish(round=round_, actor=request_actor(request)),
+        f"Round {round_.number} published: the table links work now.",
+        "director:round",
+        slug=tournament.slug,
+        number=round_.number,
+    )
+
+
+@require_POST
+@director_required
+def round_close(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return run_and_redirect(
+        request,
+        lambda: draws.round_close(round=round_, actor=request_actor(request)),
+        f"Round {round_.number} closed: its sheets change only by staff correction.",
+        "director:round",
+        slug=tournament.slug,
+        number=round_.number,
+    )
+
+
+@require_POST
+@director_required
+def round_discard(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    try:
+        draws.draw_discard(round=round_, actor=request_actor(request))
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("director:round", slug=tournament.slug, number=round_.number)
+    messages.success(request, f"The draft of round {number} is discarded.")
+    return redirect("director:tournament", slug=tournament.slug)
+
+
+def _live_context(tournament, round_):
+    tables = selectors.round_live_tables(round_)
+    return {
+        "tournament": tournament,
+        "event": tournament.event,
+        "round": round_,
+        "tables": tables,
+        "signed": sum(1 for table in tables if table.signed),
+        "complete": sum(1 for table in tables if table.complete),
+        "disputed": sum(1 for table in tables if table.disputed_at),
+        "hands_per_round": tournament.rules.hands_per_round,
+    }
+
+
+@scorekeeper_required
+def round_live(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return render(request, "director/live.html", _live_context(tournament, round_))
+
+
+@scorekeeper_required
+def round_live_fragment(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return render(request, "director/_live_tables.html", _live_context(tournament, round_))

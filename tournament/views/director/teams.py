@@ -1,0 +1,196 @@
+"""Registering teams by hand or from CSV, and the registration desk."""
+
+from django.contrib import messages
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from tournament import forms, selectors
+from tournament.errors import ImportRejected, ServiceError
+from tournament.services import teams
+from tournament.services.teams import CSV_COLUMNS, PlayerEntry
+from tournament.tables import TeamListing
+from tournament.views.common import form_run, request_actor
+from tournament.views.permissions import director_required
+
+
+def _players(data) -> list[PlayerEntry]:
+    return [
+        PlayerEntry(data[f"player{i}_name"], data.get(f"player{i}_city", ""), data.get(f"player{i}_phone", ""))
+        for i in (1, 2)
+    ]
+
+
+def _next(request, default: str) -> str:
+    """Where to go after the form: the page it was opened from, if that is on this site."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(wanted, {request.get_host()}, require_https=request.is_secure()):
+        return wanted
+    return default
+
+
+@director_required
+def team_list(request, slug):
+    tournament = selectors.tournament_get(slug)
+    listing = TeamListing(selectors.teams_with_players(tournament), tournament=tournament, order_by="number")
+    RequestConfig(request, paginate=False).configure(listing)
+    export_format = request.GET.get("_export")
+    if TableExport.is_valid_format(export_format):
+        exporter = TableExport(export_format, listing, exclude_columns=("actions",))
+        return exporter.response(f"{tournament.slug}-teams.{export_format}")
+    context = {"tournament": tournament, "event": tournament.event, "listing": listing}
+    return render(request, "director/teams.html", context)
+
+
+@director_required
+def team_create(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.TeamRegisterForm(request.POST or None, initial={"checked_in": request.GET.get("late") == "1"})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        team = form_run(
+            form,
+            lambda: teams.team_register(
+                tournament=tournament,
+                players=_players(data),
+                name=data["name"],
+                city=data["city"],
+                number=data["number"],
+                fee_paid=data["fee_paid"],
+                side_pot=data["side_pot"],
+                checked_in=data["checked_in"],
+                actor=request_actor(request),
+            ),
+        )
+        if team is not None:
+            messages.success(request, f"Team #{team.number} {team.display_name} registered.")
+            if "add_another" in request.POST:
+                return redirect("director:team_create", slug=tournament.slug)
+            return redirect(_next(request, reverse("director:teams", args=[tournament.slug])))
+    context = {
+        "form": form,
+        "title": "Register a team",
+        "submit": "Register team",
+        "another": True,
+        "tournament": tournament,
+        "event": tournament.event,
+        "next": _next(request, ""),
+    }
+    return render(request, "director/form.html", context)
+
+
+@director_required
+def team_edit(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
+    initial = {"name": team.name, "city": team.city, "number": team.number}
+    for position, member in enumerate(team.members, start=1):
+        initial.update(
+            {
+                f"player{position}_name": member.player.name,
+                f"player{position}_city": member.player.city,
+                f"player{position}_phone": member.player.phone,
+            }
+        )
+    form = forms.TeamForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        saved = form_run(
+            form,
+            lambda: teams.team_update(
+                team=team,
+                players=_players(data),
+                name=data["name"],
+                city=data["city"],
+                number=data["number"],
+                actor=request_actor(request),
+            ),
+        )
+        if saved is not None:
+            messages.success(request, f"Team #{saved.number} saved.")
+            return redirect("director:teams", slug=tournament.slug)
+    context = {
+        "form": form,
+        "title": f"Edit team #{team.number}",
+        "submit": "Save team",
+        "tournament": tournament,
+        "event": tournament.event,
+    }
+    return render(request, "director/form.html", context)
+
+
+@director_required
+def team_import(request, slug):
+    tournament = selectors.tournament_get(slug)
+    form = forms.TeamImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            imported = teams.teams_import_csv(
+                tournament=tournament, text=form.cleaned_data["file"], actor=request_actor(request)
+            )
+        except ImportRejected as error:
+            problems = error.problems
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"{len(imported)} teams imported.")
+            return redirect("director:teams", slug=tournament.slug)
+    context = {
+        "form": form,
+        "problems": problems,
+        "columns": CSV_COLUMNS,
+        "tournament": tournament,
+        "event": tournament.event,
+    }
+    return render(request, "director/import.html", context)
+
+
+@director_required
+def desk(request, slug):
+    tournament = selectors.tournament_get(slug)
+    query = request.GET.get("q", "")
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "teams": selectors.teams_search(tournament, query),
+        "query": query,
+        "counts": selectors.desk_counts(tournament),
+    }
+    return render(request, "director/desk.html", context)
+
+
+DESK_ACTIONS = {
+    "check_in": {"checked_in": True},
+    "check_out": {"checked_in": False},
+    "fee_paid": {"fee_paid": True},
+    "fee_unpaid": {"fee_paid": False},
+    "side_pot": {"side_pot": True},
+    "no_side_pot": {"side_pot": False},
+    "withdraw": {"withdrawn": True},
+    "reinstate": {"withdrawn": False},
+}
+
+
+@require_POST
+@director_required
+def desk_action(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    team = get_object_or_404(tournament.teams, number=number)
+    action = request.POST.get("action", "")
+    if action not in DESK_ACTIONS:
+        messages.error(request, "Unknown desk action.")
+    else:
+        try:
+            teams.team_desk_update(team=team, **DESK_ACTIONS[action], actor=request_actor(request))
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"#{team.number} {team.display_name}: {action.replace('_', ' ')}.")
+    back = reverse("director:desk", args=[tournament.slug])
+    query = request.POST.get("q", "")
+    search = f"?{urlencode({'q': query})}" if query else ""
+    return HttpResponseRedirect(f"{back}{search}#team-{team.number}")
