@@ -5,24 +5,30 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench clean upgrade
 
+# requirements.txt and requirements-dev.txt are exact, hashed pins compiled from requirements.in and
+# requirements-dev.in (pip-tools); `make upgrade` compiles them again with the newest allowed releases.
 $(VENV)/.installed: requirements.txt
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@test -x $(PY) || { echo "== Creating the virtual environment in $(VENV)"; $(PYTHON) -m venv $(VENV); }
+	@echo "== Installing the app's packages from requirements.txt (the first time takes a minute or two)"
 	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet -r requirements.txt
-	touch $@
+	$(PIP) install --quiet --require-hashes -r requirements.txt
+	@touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
-	$(PIP) install --quiet -r requirements-dev.txt
-	touch $@
+	@echo "== Installing the test tools from requirements-dev.txt"
+	$(PIP) install --quiet --require-hashes -r requirements-dev.txt
+	@touch $@
 
-## make run: install, migrate, load the demo event, and serve on http://127.0.0.1:8000
+## make run: install, migrate, load the demo event, and serve on http://$(HOST):$(PORT) (make run PORT=8080 HOST=0.0.0.0)
 run: $(VENV)/.installed
+	@echo "== Bringing the database up to date"
 	DEBUG=true $(PY) manage.py migrate --noinput
+	@echo "== Loading the demo event"
 	DEBUG=true $(PY) manage.py seed_demo
 	DEBUG=true $(PY) manage.py ensure_director
-	@echo "Serving on http://$(HOST):$(PORT)/  (staff login: http://$(HOST):$(PORT)/login/)"
+	@echo "== Serving on http://$(HOST):$(PORT)/  (staff login: http://$(HOST):$(PORT)/login/; stop with Ctrl-C)"
 	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## make test: install what the tests need, lint, and run the whole suite
@@ -44,6 +50,14 @@ lint: $(VENV)/.installed-dev
 format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+## make upgrade: compile requirements.txt and requirements-dev.txt again from the .in files, newest allowed releases
+upgrade: $(VENV)/.installed-dev
+	$(VENV)/bin/pip-compile --quiet --upgrade --generate-hashes --strip-extras --allow-unsafe \
+	  --no-emit-index-url --no-emit-find-links -o requirements.txt requirements.in
+	$(VENV)/bin/pip-compile --quiet --upgrade --generate-hashes --strip-extras --allow-unsafe \
+	  --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
+	@echo "== Pins compiled: run make test, then commit requirements*.txt"
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -48,5 +48,38 @@ class RoundAdmin(admin.ModelAdmin):
 
 @admin.register(models.Table)
 class TableAdmin(admin.ModelAdmin):
+    """Scores, locks and versions are the services' to write: a change here would bypass the history."""
+
     list_display = ("round", "number", "sitting_pair", "version")
     list_select_related = ("round__tournament",)
+    readonly_fields = (
+        "version",
+        "first_dealer",
+        "ns_total",
+        "ew_total",
+        "hands_played",
+        "complete",
+        "next_dealer",
+        "next_hand_number",
+        "locked_at",
+        "disputed_at",
+        "dispute_note",
+    )
+
+
+@admin.register(models.LogEntry)
+class LogEntryAdmin(admin.ModelAdmin):
+    """The action log, to read: nobody edits what was done."""
+
+    list_display = ("created_at", "action", "summary", "actor", "actor_name")
+    list_filter = ("action", "actor", "tournament")
+    search_fields = ("summary", "reason", "actor_name")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,3 +1,6 @@
+import csv
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -8,34 +11,26 @@ TOURNAMENT = RuleSet.preset("tournament")
 KITTY = RuleSet.preset("kitty")
 
 
-# RULES.md, "Scoring a hand", worked examples table.
-@pytest.mark.parametrize(
-    ("bid", "books", "bidders", "defenders"),
-    [
-        ("3", 9, 3, 0),
-        ("3 Special", 12, 6, 0),
-        ("5 No", 11, 10, 0),
-        ("3", 8, 0, 3),
-        ("3 Special", 5, 0, 5),
-        ("1", 5, 0, 2),
-        ("3 No", 4, 0, 6),
-    ],
-)
-def test_worked_examples(bid, books, bidders, defenders):
-    score = score_hand(TOURNAMENT, Bid.parse(bid), books)
-    assert (score.bidders, score.defenders) == (bidders, defenders)
+WORKED_EXAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "rules-worked-examples.csv"
 
 
-def test_rule_sheet_example_four_set_gives_the_defenders_four():
-    # Seed 002, rule 8: "Team A bids 4 and is set; Team B will receive 4 points and Team A will receive 0".
-    score = score_hand(TOURNAMENT, Bid.parse("4"), 9)
-    assert (score.bidders, score.defenders) == (0, 4)
-    assert not score.made
+def worked_examples():
+    """RULES.md's worked examples table and the rule sheet's own examples (seed 002), from fixtures/."""
+    with WORKED_EXAMPLES.open(newline="", encoding="utf-8") as file:
+        return [
+            pytest.param(row, id=f"{row['source']}: {row['bid']} with {row['books']}") for row in csv.DictReader(file)
+        ]
 
 
-def test_rule_sheet_example_four_no_trump_is_eight():
-    # Seed 002, rule 10: "4 No trump = 8 points".
-    assert score_hand(TOURNAMENT, Bid.parse("4 No"), 10).bidders == 8
+def test_every_worked_example_of_rules_md_is_in_the_data_file():
+    assert sum(1 for row in csv.DictReader(WORKED_EXAMPLES.open(encoding="utf-8")) if row["source"] == "RULES.md") == 7
+
+
+@pytest.mark.parametrize("example", worked_examples())
+def test_worked_examples(example):
+    score = score_hand(TOURNAMENT, Bid.parse(example["bid"]), int(example["books"]))
+    assert (score.bidders, score.defenders) == (int(example["bidders"]), int(example["defenders"])), example["why"]
+    assert score.made == (int(example["defenders"]) == 0)
 
 
 def spec_tournament(bid, books):

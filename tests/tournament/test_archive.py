@@ -143,3 +143,47 @@ def test_directors_download_the_archive(director_client, client, full_event):
     assert json.loads(response.content)["event"]["name"] == "Spring Classic"
     client.logout()
     assert client.get(url).status_code == 302
+
+
+def test_the_action_log_goes_round_the_archive(full_event, director):
+    data = event_export(full_event)
+    main = data["tournaments"][0]
+    assert data["log"][0]["action"] == "event_created"
+    assert {"team_registered", "round_drawn", "round_published", "announcement_posted"} <= {
+        entry["action"] for entry in main["log"]
+    }
+    drawn = next(entry for entry in main["log"] if entry["action"] == "round_drawn")
+    assert drawn["round"] == 1 and drawn["after"], "the draw as it was made"
+    correction = next(c for c in main["rounds"][0]["tables"][0]["changes"] if c["correction"])
+    assert (correction["actor"], correction["actor_name"]) == ("staff", director.username)
+    full_event.delete()
+    imported = event_import(data=data)
+    assert imported.log.filter(action="event_imported").exists(), "the import itself is logged here"
+    assert event_export(imported) == data, "but not written back into the archive"
+
+
+def test_a_version_1_archive_still_imports(full_event, director):
+    data = event_export(full_event)
+    data["version"] = 1
+    del data["log"]
+    for tournament in data["tournaments"]:
+        del tournament["log"]
+        for round_ in tournament["rounds"]:
+            for table in round_["tables"]:
+                for change in table["changes"]:
+                    change["user"] = change.pop("actor_name") or None
+                    del change["actor"]
+    full_event.delete()
+    imported = event_import(data=data)
+    changes = Table.objects.get(round__tournament__event=imported, round__number=1, number=1).changes
+    assert changes.filter(correction=True, actor="staff", actor_name=director.username).exists()
+    assert changes.filter(action="hand_added", actor="table").exists()
+
+
+def test_a_copy_takes_free_addresses_and_new_links(full_event):
+    data = event_export(full_event)
+    copy = event_import(data=data, as_copy=True)
+    assert copy.slug != full_event.slug
+    assert copy.tournaments.get(name="Main Event").slug != "main-event"
+    secrets = set(Table.objects.filter(round__tournament__event=full_event).values_list("secret", flat=True))
+    assert not secrets & set(Table.objects.filter(round__tournament__event=copy).values_list("secret", flat=True))

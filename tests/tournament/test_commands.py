@@ -1,9 +1,11 @@
 import io
+import json
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournament.models import Event, Round, Tournament
+from tournament.management.commands.demo_build import DEMO_FIXTURE
+from tournament.models import Event, LogEntry, Round, Table, Tournament
 from tournament.selectors.standings import tournament_standings
 
 
@@ -29,6 +31,37 @@ def test_seed_demo_loads_once(db):
     first = Tournament.objects.get(name="1st tournament")
     assert first.status == Tournament.Status.FINISHED
     assert first.playoff_matches.filter(winner__isnull=False).count() == 4, "semifinals, final, third place"
+
+
+def test_the_demo_gets_its_own_table_links_and_a_log_from_registration_to_champion(db):
+    archived = {
+        table["secret"]
+        for tournament in json.loads(DEMO_FIXTURE.read_text())["tournaments"]
+        for round_ in tournament["rounds"]
+        for table in round_["tables"]
+    }
+    run("seed_demo")
+    assert not archived & set(Table.objects.values_list("secret", flat=True)), "the public archive's links are dead"
+    first = Tournament.objects.get(name="1st tournament")
+    log = list(first.log.order_by("created_at", "pk").values_list("action", flat=True))
+    assert log[0] == LogEntry.Action.TOURNAMENT_CREATED and log[-1] == LogEntry.Action.CHAMPION
+    assert {LogEntry.Action.TEAM_REGISTERED, LogEntry.Action.DESK, LogEntry.Action.ROUND_PUBLISHED} <= set(log)
+    assert LogEntry.objects.filter(table__round__tournament=first, action=LogEntry.Action.SIGNED).exists()
+
+
+def test_the_demo_fixture_is_what_the_demo_builder_plays(db, tmp_path):
+    """Rebuild it with manage.py demo_build after changing the demo or the archive format."""
+
+    def entered(data):
+        if isinstance(data, dict):
+            return {key: entered(value) for key, value in data.items() if not key.endswith("_at") and key != "secret"}
+        if isinstance(data, list):
+            return [entered(item) for item in data]
+        return data
+
+    built = tmp_path / "demo.json"
+    run("demo_build", "-o", str(built))
+    assert entered(json.loads(built.read_text())) == entered(json.loads(DEMO_FIXTURE.read_text()))
 
 
 def test_import_teams_command(tournament, tmp_path):

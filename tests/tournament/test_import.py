@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from tournament.errors import ImportRejected
@@ -81,3 +83,33 @@ def test_a_line_with_too_many_values(tournament):
     assert problems_of(tournament, "player1,player2\nAnn,Bo,Cy\n") == [
         (2, "The line has more values than the header has columns.")
     ]
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def test_the_sample_file_of_sixteen_teams_imports(tournament):
+    teams = teams_import_csv(tournament=tournament, text=(FIXTURES / "teams-16.csv").read_text(encoding="utf-8"))
+    assert [team.number for team in teams] == list(range(1, 17))
+    assert tournament.teams.filter(checked_in=True).count() == 14
+    assert tournament.teams.get(number=9).city == "Detroit", "the team's own city when its players' differ"
+    assert tournament.teams.get(number=10).fee_paid and not tournament.teams.get(number=10).side_pot
+
+
+def test_the_sample_file_of_refusals_reports_each_line(tournament):
+    """fixtures/teams-refused.csv holds one line for each refusal docs/teams-csv.md lists."""
+    teams_import_csv(tournament=tournament, text=(FIXTURES / "teams-16.csv").read_text(encoding="utf-8"))
+    with pytest.raises(ImportRejected) as rejected:
+        teams_import_csv(tournament=tournament, text=(FIXTURES / "teams-refused.csv").read_text(encoding="utf-8"))
+    problems = dict(rejected.value.problems)
+    assert problems == {
+        2: "Each team needs two players' names.",
+        3: "A team is two different players.",
+        4: "Ann Lee already plays on team #1 in this tournament.",
+        6: "Rita Moss is also on the team on line 5.",
+        7: "Team number 3 is taken in this tournament.",
+        9: "team number 41 is also on line 8.",
+        10: "fee_paid must be yes or no, not 'maybe'.",
+        11: "The line has more values than the header has columns.",
+    }
+    assert tournament.teams.count() == 16, "nothing of the refused file is registered"

@@ -317,9 +317,12 @@ def test_recompute_scores_rebuilds_and_reports_what_differed(table, sheet, tourn
     assert "1 had stored scores that differed" in text
     table.refresh_from_db()
     assert table.ew_total == 10 and table.hands.get(sequence=2).ew_points == 4
+    rescored = table.changes.get(action=LogEntry.Action.RESCORED)
+    assert rescored.who == "recompute_scores" and "2 value(s) differed" in rescored.summary
     out = io.StringIO()
     call_command("recompute_scores", stdout=out)
     assert "0 had stored scores that differed" in out.getvalue()
+    assert table.changes.filter(action=LogEntry.Action.RESCORED).count() == 1, "nothing to report, nothing logged"
 
 
 def test_a_dispute_stops_signing_until_staff_settle_it(table, sheet, scorekeeper):

@@ -242,3 +242,17 @@ def test_calling_the_director_from_the_table_and_settling_it(client, table, shee
     response = client.post(url("table_settle", table), {"settle-version": table.version, "settle-reason": "Checked"})
     assert response.status_code == 302
     assert "Sign the sheet" in text_of(client.get(url("table", table)))
+
+
+def test_a_re_deal_through_the_page(client, table):
+    page = url("table_redeal", table)
+    response = client.post(page, {"redeal-version": 0, "redeal-dealer": "N"})
+    assert response.status_code == 400 and 'id="id_redeal-reason_error"' in response.content.decode()
+    out_of_turn = {"redeal-version": 0, "redeal-dealer": "N", "redeal-reason": "deal_out_of_turn"}
+    response = client.post(page, out_of_turn)
+    assert 'id="id_redeal-team_error"' in response.content.decode() and "team that was out of turn" in text_of(response)
+    assert not table.hands.exists()
+    response = client.post(page, {**out_of_turn, "redeal-team": "EW"}, follow=True)
+    assert "Re-deal recorded: hand 1 is dealt again." in text_of(response)
+    redeal = table.hands.get()
+    assert not redeal.counts and redeal.penalties.get().kind == "deal_out_of_turn"

@@ -76,10 +76,20 @@ class HandForm(VersionedForm):
 
 
 class RedealForm(VersionedForm):
+    """Named as ``redeal_record`` names them: ``reason`` is why the cards are dealt again, ``note`` the
+    reason for a correction."""
+
     dealer = forms.ChoiceField(widget=ChoiceButtons, label="Who dealt")
-    redeal_reason = forms.ChoiceField(
+    reason = forms.ChoiceField(
         choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )
+    note = forms.CharField(
+        required=False,
+        max_length=500,
+        label="Reason for the correction",
+        help_text="Needed for any change once both teams have signed.",
+    )
+    confirm_knock_on = None
     team = forms.ChoiceField(
         choices=Pair.choices(),
         widget=ChoiceButtons,

@@ -45,6 +45,7 @@ class LogEntry(models.Model):
         SIGNATURES_CLEARED = "signatures_cleared", "Signature cleared"
         DISPUTED = "disputed", "Director called"
         DISPUTE_RESOLVED = "dispute_resolved", "Dispute resolved"
+        RESCORED = "rescored", "Sheet rescored"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

@@ -24,7 +24,7 @@ def _values(record, fields) -> dict:
     return values
 
 
-def _free_slug(model, *candidates: str) -> str:
+def free_slug(model, *candidates: str) -> str:
     """The first candidate slug not taken, else the last with a counter."""
     bases = [slugify(candidate)[:70] or "event" for candidate in candidates]
     for base in bases:
@@ -46,7 +46,7 @@ def event_create(
     *, name: str, starts_on: datetime.date, ends_on: datetime.date, venue: str = "", actor: Actor | None = None
 ) -> Event:
     _check_dates(starts_on, ends_on)
-    slug = _free_slug(Event, name, f"{name} {starts_on.year}")
+    slug = free_slug(Event, name, f"{name} {starts_on.year}")
     event = Event.objects.create(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on)
     log_write(
         actor=actor_of(actor),
@@ -110,7 +110,7 @@ def tournament_create(
         rules = RuleSet.preset(preset)
     except ScoringError as error:
         raise ServiceError(str(error), field="preset") from None
-    slug = _free_slug(Tournament, name, f"{event.name} {name}")
+    slug = free_slug(Tournament, name, f"{event.name} {name}")
     tournament = Tournament.objects.create(
         event=event,
         name=name,
@@ -182,7 +182,7 @@ def announcement_post(
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.ANNOUNCEMENT_POSTED,
-        summary=f"Announcement: {text}",
+        summary=f"“{text}”",
         tournament=tournament,
         after={"text": text, "hours": hours},
     )

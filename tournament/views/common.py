@@ -21,13 +21,18 @@ def form_error(form, error: ServiceError) -> None:
     form.add_error(field, error.message)
 
 
-def form_run(form, service: Callable[[], object]):
-    """Run a service for a valid form; a refusal goes on the form. The service's result, or None."""
+def form_saved(request, form, service: Callable[..., object], done: str | Callable):
+    """On a valid POST, run ``service(**form.cleaned_data)``, say ``done`` (text, or a function of the result)
+    and return the service's result; otherwise None, with a refusal shown beside its field."""
+    if request.method != "POST" or not form.is_valid():
+        return None
     try:
-        return service()
+        result = service(**form.cleaned_data)
     except ServiceError as error:
         form_error(form, error)
         return None
+    messages.success(request, done(result) if callable(done) else done)
+    return result
 
 
 def run_and_redirect(
@@ -44,6 +49,15 @@ def run_and_redirect(
     else:
         messages.success(request, done(result) if callable(done) else done)
     return redirect(to, **kwargs)
+
+
+def form_action(request, form, service: Callable[..., object], *, done, invalid: str, to, **kwargs):
+    """A small form posted to an action: say ``invalid`` for an incomplete form, else run
+    ``service(**form.cleaned_data)`` as ``run_and_redirect`` does."""
+    if not form.is_valid():
+        messages.error(request, invalid)
+        return redirect(to, **kwargs)
+    return run_and_redirect(request, lambda: service(**form.cleaned_data), done, to, **kwargs)
 
 
 def pdf_response(content: bytes, filename: str) -> HttpResponse:

@@ -4,6 +4,7 @@ from tournament import selectors
 from tournament.errors import ServiceError
 from tournament.models import Round, Tournament
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.log import Actor
 
 
 class Command(BaseCommand):
@@ -34,9 +35,12 @@ class Command(BaseCommand):
         if round_number != expected:
             raise CommandError(f"The next round to draw is round {expected}, not {round_number}.")
         try:
-            round_ = round_draw(tournament=tournament, method=method, seed=seed, pairs=pairs.replace(",", "\n"))
+            actor = Actor.command("draw")
+            round_ = round_draw(
+                tournament=tournament, method=method, seed=seed, pairs=pairs.replace(",", "\n"), actor=actor
+            )
             if publish:
-                round_ = round_publish(round=round_)
+                round_ = round_publish(round=round_, actor=actor)
         except ServiceError as error:
             raise CommandError(error.message) from None
         seed_text = f", seed {round_.seed}" if round_.seed is not None else ""

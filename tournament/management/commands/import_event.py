@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.errors import ServiceError
 from tournament.services.archive import event_import
+from tournament.services.log import Actor
 
 
 class Command(BaseCommand):
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         except json.JSONDecodeError as error:
             raise CommandError(f"{file} is not JSON: line {error.lineno}, column {error.colno}: {error.msg}") from None
         try:
-            event = event_import(data=data)
+            event = event_import(data=data, actor=Actor.command("import_event"))
         except ServiceError as error:
             raise CommandError(f"Nothing imported. {error.message}") from None
         self.stdout.write(f"Imported {event.name} ({event.tournaments.count()} tournaments).")

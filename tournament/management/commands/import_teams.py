@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.errors import ImportRejected
 from tournament.models import Tournament
+from tournament.services.log import Actor
 from tournament.services.teams import CSV_COLUMNS, teams_import_csv
 
 
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise CommandError(f"Cannot read {file}: {error}") from None
         try:
-            teams = teams_import_csv(tournament=tournament, text=text)
+            teams = teams_import_csv(tournament=tournament, text=text, actor=Actor.command("import_teams"))
         except ImportRejected as error:
             for line, message in error.problems:
                 self.stderr.write(f"{file}, line {line}: {message}")

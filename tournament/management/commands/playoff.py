@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tournament import selectors
 from tournament.errors import ServiceError
 from tournament.models import Tournament
+from tournament.services.log import Actor
 from tournament.services.playoffs import playoff_publish, playoff_seed
 
 
@@ -28,9 +29,15 @@ class Command(BaseCommand):
             raise CommandError(f"There is no tournament {tournament_slug!r}.")
         try:
             if teams is not None:
-                playoff_seed(tournament=tournament, teams=teams, third_place=third_place, double=double)
+                playoff_seed(
+                    tournament=tournament,
+                    teams=teams,
+                    third_place=third_place,
+                    double=double,
+                    actor=Actor.command("playoff"),
+                )
             if publish:
-                playoff_publish(tournament=tournament)
+                playoff_publish(tournament=tournament, actor=Actor.command("playoff"))
         except ServiceError as error:
             raise CommandError(error.message) from None
         tournament.refresh_from_db()

@@ -2,7 +2,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tournament.errors import ServiceError
-from tournament.models import Table, Tournament
+from tournament.models import LogEntry, Table, Tournament
+from tournament.services.log import Actor, log_write
 from tournament.services.recompute import table_recompute
 
 
@@ -16,7 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("tournament_slug", nargs="?", help="only this tournament (default: all)")
 
     def handle(self, *args, tournament_slug=None, **options):
-        tables = Table.objects.select_related("round__tournament").order_by(
+        tables = Table.objects.select_related("round__tournament__event").order_by(
             "round__tournament", "round__number", "number"
         )
         if tournament_slug:
@@ -29,6 +30,14 @@ class Command(BaseCommand):
             try:
                 with transaction.atomic():
                     differences = table_recompute(table)
+                    if differences:
+                        log_write(
+                            actor=Actor.command("recompute_scores"),
+                            action=LogEntry.Action.RESCORED,
+                            summary=f"Stored scores rescored: {sum(map(len, differences.values()))} value(s) differed",
+                            table=table,
+                            after=differences,
+                        )
             except ServiceError as error:
                 self.stderr.write(f"{table.round}, table {table.number}: cannot be scored: {error.message}")
                 continue

@@ -19,6 +19,12 @@ class Reader:
             self.fail(path, "expected an object")
         return value
 
+    def entries(self, parent: dict, key: str, path: str):
+        """Each object of the list ``parent[key]``, with its place in the file: ("rounds[2]", {...})."""
+        for index, item in enumerate(self.items(parent, key, path)):
+            where = f"{path}.{key}[{index}]" if path else f"{key}[{index}]"
+            yield where, self.mapping(item, where)
+
     def items(self, parent: dict, key: str, path: str) -> list:
         value = parent.get(key)
         if not isinstance(value, list):

@@ -102,6 +102,7 @@ def table_first_dealer_set(
     actor: Actor | None = None,
 ) -> Table:
     """Name the seat dealt the first diamond: the first dealer of the round."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
         if seat not in Seat.values():
@@ -117,14 +118,7 @@ def table_first_dealer_set(
             result=table,
         )
 
-    return sheet_write(
-        table=table,
-        version=version,
-        actor=actor_of(actor, user, default=TABLE_LINK),
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-    )
+    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
 
 
 def hand_record(
@@ -138,6 +132,7 @@ def hand_record(
     actor: Actor | None = None,
 ) -> Hand:
     """Enter the next played hand; the engine scores it and the whole sheet."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
         checked = _checked_entry(table, entry)
@@ -152,14 +147,7 @@ def hand_record(
             result=hand,
         )
 
-    return sheet_write(
-        table=table,
-        version=version,
-        actor=actor_of(actor, user, default=TABLE_LINK),
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-    )
+    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
 
 
 def redeal_record(
@@ -209,7 +197,7 @@ def redeal_record(
             result=hand,
         )
 
-    return sheet_write(table=table, version=version, actor=actor, edit=edit, reason=note)
+    return sheet_write(table, version=version, actor=actor, edit=edit, reason=note, reason_field="note")
 
 
 def hand_update(
@@ -223,6 +211,7 @@ def hand_update(
     actor: Actor | None = None,
 ) -> Hand:
     """Change a played hand; everything after it is rescored."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change | None:
         stored = Hand.objects.get(pk=hand.pk, table=table)
@@ -244,12 +233,7 @@ def hand_update(
         )
 
     changed = sheet_write(
-        table=hand.table,
-        version=version,
-        actor=actor_of(actor, user, default=TABLE_LINK),
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
+        hand.table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on
     )
     return changed or hand
 
@@ -264,6 +248,7 @@ def hand_remove(
     actor: Actor | None = None,
 ) -> None:
     """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
         stored = Hand.objects.get(pk=hand.pk, table=table)
@@ -281,11 +266,4 @@ def hand_remove(
             before={**before, "penalties": penalties},
         )
 
-    sheet_write(
-        table=hand.table,
-        version=version,
-        actor=actor_of(actor, user, default=TABLE_LINK),
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-    )
+    sheet_write(hand.table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)

@@ -83,9 +83,7 @@ def penalty_add(
             result=penalty,
         )
 
-    return sheet_write(
-        table=table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on
-    )
+    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
 
 
 def penalty_remove(
@@ -112,10 +110,5 @@ def penalty_remove(
         return Change(LogEntry.Action.PENALTY_REMOVED, f"Removed: {description}", before=before)
 
     sheet_write(
-        table=penalty.table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
+        penalty.table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on
     )

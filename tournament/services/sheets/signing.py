@@ -13,6 +13,7 @@ def sheet_sign(
     *, table: Table, version: int, pair: str, player: Player, user=None, actor: Actor | None = None
 ) -> Signature:
     """A player confirms the completed sheet for their team; the second team's signature locks it."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
         if table.signed:
@@ -41,13 +42,12 @@ def sheet_sign(
             summary += "; both teams signed, the sheet is locked"
         return Change(LogEntry.Action.SIGNED, summary, result=signature, voids_signatures=False)
 
-    return sheet_write(
-        table=table, version=version, actor=actor_of(actor, user, default=TABLE_LINK), edit=edit, scored=False
-    )
+    return sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
 
 
 def sheet_dispute(*, table: Table, version: int, pair: str, note: str, user=None, actor: Actor | None = None) -> Table:
     """A team calls the director about the sheet; it cannot be signed until staff resolve it."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
         if table.round.status != Round.Status.PUBLISHED:
@@ -64,9 +64,7 @@ def sheet_dispute(*, table: Table, version: int, pair: str, note: str, user=None
         table.save(update_fields=["disputed_at", "dispute_note"])
         return Change(LogEntry.Action.DISPUTED, f"Director called by {table.dispute_note}", result=table)
 
-    return sheet_write(
-        table=table, version=version, actor=actor_of(actor, user, default=TABLE_LINK), edit=edit, scored=False
-    )
+    return sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
 
 
 def sheet_dispute_resolve(*, table: Table, version: int, user=None, reason: str, actor: Actor | None = None) -> Table:
@@ -85,4 +83,4 @@ def sheet_dispute_resolve(*, table: Table, version: int, user=None, reason: str,
         table.save(update_fields=["disputed_at", "dispute_note"])
         return Change(LogEntry.Action.DISPUTE_RESOLVED, "Dispute settled", result=table, voids_signatures=False)
 
-    return sheet_write(table=table, version=version, actor=actor, edit=edit, reason=reason, scored=False)
+    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, scored=False)

@@ -60,15 +60,18 @@ def locked_table(table: Table, version: int) -> Table:
     return locked
 
 
-def correction_check(table: Table, actor: Actor, reason: str) -> bool:
-    """Whether a change to the sheet is a staff correction; refuses what the table link may not do."""
+def correction_check(table: Table, actor: Actor, reason: str, reason_field: str = "reason") -> bool:
+    """Whether a change to the sheet is a staff correction; refuses what the table link may not do.
+
+    ``reason_field`` names the entry holding the correction's reason, for the refusal when it is missing.
+    """
     if table.round.status == Round.Status.DRAFT:
         raise ServiceError("This round is not published yet.")
     if table.signed or table.round.status == Round.Status.CLOSED:
         if not actor.is_staff:
             raise ServiceError("This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
         if not reason.strip():
-            raise ServiceError("A correction to a signed sheet needs a reason.", field="reason")
+            raise ServiceError("A correction to a signed sheet needs a reason.", field=reason_field)
         return True
     return False
 
@@ -105,12 +108,13 @@ def _void_signatures(table: Table, actor: Actor) -> None:
 
 @transaction.atomic
 def sheet_write(
-    *,
     table: Table,
+    *,
     version: int,
     actor: Actor,
     edit: Callable[[Table, bool], Change | None],
     reason: str = "",
+    reason_field: str = "reason",
     scored: bool = True,
     confirm_knock_on: bool = False,
 ):
@@ -119,9 +123,10 @@ def sheet_write(
     ``edit(table, correction)`` receives the locked table and whether this is a staff correction; it makes
     the change and describes it, or returns None when nothing changed. A ``scored`` change (hands,
     penalties, the first dealer) may be a correction and rescores the sheet; signing and disputes are not.
+    ``reason`` is the correction's reason, passed to the service as ``reason_field``.
     """
     table = locked_table(table, version)
-    correction = correction_check(table, actor, reason) if scored else False
+    correction = correction_check(table, actor, reason, reason_field) if scored else False
     winner_before = table.winner_pair if table.signed else None
     change = edit(table, correction)
     if change is None:

@@ -1,5 +1,7 @@
 """Events and tournaments: creating them, their settings and rules, announcements, and the action log."""
 
+from functools import partial
+
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,10 +12,11 @@ from scoring import PRESETS, RuleSet, ScoringError
 from tournament import forms, selectors
 from tournament.roles import is_director
 from tournament.services import events
-from tournament.views.common import form_run, request_actor, run_and_redirect
+from tournament.views.common import form_saved, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
 
 LOG_PAGE_SIZE = 100
+TOURNAMENT_SETTINGS = ("name", "qualifying_rounds", "paper_size", "standings_order", "avoid_same_city_rounds")
 
 
 @scorekeeper_required
@@ -26,15 +29,18 @@ def dashboard(request):
     return render(request, "director/dashboard.html", context)
 
 
+def _form_page(request, form, title: str, submit: str, **context):
+    return render(request, "director/form.html", {"form": form, "title": title, "submit": submit, **context})
+
+
 @director_required
 def event_create(request):
     form = forms.EventForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        event = form_run(form, lambda: events.event_create(**form.cleaned_data, actor=request_actor(request)))
-        if event is not None:
-            messages.success(request, f"{event.name} created. Now add its tournaments.")
-            return redirect("director:event", event_slug=event.slug)
-    return render(request, "director/form.html", {"form": form, "title": "New event", "submit": "Create event"})
+    create = partial(events.event_create, actor=request_actor(request))
+    event = form_saved(request, form, create, lambda event: f"{event.name} created. Now add its tournaments.")
+    if event is not None:
+        return redirect("director:event", event_slug=event.slug)
+    return _form_page(request, form, "New event", "Create event")
 
 
 @director_required
@@ -42,15 +48,10 @@ def event_edit(request, event_slug):
     event = selectors.event_get(event_slug)
     initial = {"name": event.name, "venue": event.venue, "starts_on": event.starts_on, "ends_on": event.ends_on}
     form = forms.EventForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        saved = form_run(
-            form, lambda: events.event_update(event=event, **form.cleaned_data, actor=request_actor(request))
-        )
-        if saved is not None:
-            messages.success(request, "Event saved.")
-            return redirect("director:event", event_slug=event.slug)
-    context = {"form": form, "title": f"Edit {event.name}", "submit": "Save", "event": event}
-    return render(request, "director/form.html", context)
+    update = partial(events.event_update, event=event, actor=request_actor(request))
+    if form_saved(request, form, update, "Event saved."):
+        return redirect("director:event", event_slug=event.slug)
+    return _form_page(request, form, f"Edit {event.name}", "Save", event=event)
 
 
 @director_required
@@ -64,15 +65,11 @@ def event_detail(request, event_slug):
 def tournament_create(request, event_slug):
     event = selectors.event_get(event_slug)
     form = forms.TournamentCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        tournament = form_run(
-            form, lambda: events.tournament_create(event=event, **form.cleaned_data, actor=request_actor(request))
-        )
-        if tournament is not None:
-            messages.success(request, f"{tournament.name} created. Check its rules below.")
-            return redirect("director:tournament_rules", slug=tournament.slug)
-    context = {"form": form, "title": f"New tournament at {event.name}", "submit": "Create tournament", "event": event}
-    return render(request, "director/form.html", context)
+    create = partial(events.tournament_create, event=event, actor=request_actor(request))
+    tournament = form_saved(request, form, create, lambda t: f"{t.name} created. Check its rules below.")
+    if tournament is not None:
+        return redirect("director:tournament_rules", slug=tournament.slug)
+    return _form_page(request, form, f"New tournament at {event.name}", "Create tournament", event=event)
 
 
 @director_required
@@ -92,24 +89,13 @@ def tournament_detail(request, slug):
 @director_required
 def tournament_edit(request, slug):
     tournament = selectors.tournament_get(slug)
-    fields = ("name", "qualifying_rounds", "paper_size", "standings_order", "avoid_same_city_rounds")
-    form = forms.TournamentForm(request.POST or None, initial={name: getattr(tournament, name) for name in fields})
-    if request.method == "POST" and form.is_valid():
-        saved = form_run(
-            form,
-            lambda: events.tournament_update(tournament=tournament, **form.cleaned_data, actor=request_actor(request)),
-        )
-        if saved is not None:
-            messages.success(request, "Tournament saved.")
-            return redirect("director:tournament", slug=tournament.slug)
-    context = {
-        "form": form,
-        "title": f"Edit {tournament.name}",
-        "submit": "Save",
-        "event": tournament.event,
-        "tournament": tournament,
-    }
-    return render(request, "director/form.html", context)
+    initial = {name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS}
+    form = forms.TournamentForm(request.POST or None, initial=initial)
+    update = partial(events.tournament_update, tournament=tournament, actor=request_actor(request))
+    if form_saved(request, form, update, "Tournament saved."):
+        return redirect("director:tournament", slug=tournament.slug)
+    context = {"event": tournament.event, "tournament": tournament}
+    return _form_page(request, form, f"Edit {tournament.name}", "Save", **context)
 
 
 @director_required
@@ -127,16 +113,9 @@ def tournament_rules(request, slug):
         form = forms.RuleSetForm(rules=rules)
     else:
         form = forms.RuleSetForm(request.POST or None, rules=rules)
-        if request.method == "POST" and form.is_valid():
-            saved = form_run(
-                form,
-                lambda: events.tournament_rules_set(
-                    tournament=tournament, rules=form.rules, actor=request_actor(request)
-                ),
-            )
-            if saved is not None:
-                messages.success(request, "Rules saved.")
-                return redirect("director:tournament", slug=tournament.slug)
+        store = partial(events.tournament_rules_set, tournament=tournament, actor=request_actor(request))
+        if form_saved(request, form, lambda **settings: store(rules=form.rules), "Rules saved."):
+            return redirect("director:tournament", slug=tournament.slug)
     context = {"form": form, "tournament": tournament, "event": tournament.event, "presets": list(PRESETS)}
     return render(request, "director/rules.html", context)
 
@@ -145,14 +124,9 @@ def tournament_rules(request, slug):
 def announcements(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.AnnouncementForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        posted = form_run(
-            form,
-            lambda: events.announcement_post(tournament=tournament, **form.cleaned_data, actor=request_actor(request)),
-        )
-        if posted is not None:
-            messages.success(request, "Announcement posted on the tournament's page.")
-            return redirect("director:announcements", slug=tournament.slug)
+    post = partial(events.announcement_post, tournament=tournament, actor=request_actor(request))
+    if form_saved(request, form, post, "Announcement posted on the tournament's page."):
+        return redirect("director:announcements", slug=tournament.slug)
     context = {
         "tournament": tournament,
         "event": tournament.event,
@@ -170,7 +144,7 @@ def announcement_remove(request, slug, pk):
     announcement = get_object_or_404(tournament.announcements, pk=pk)
     return run_and_redirect(
         request,
-        lambda: events.announcement_remove(announcement=announcement, actor=request_actor(request)),
+        partial(events.announcement_remove, announcement=announcement, actor=request_actor(request)),
         "Announcement removed.",
         "director:announcements",
         slug=tournament.slug,

@@ -1,12 +1,13 @@
 """Seeding the playoff from the standings, swapping seeds, and publishing the bracket."""
 
-from django.contrib import messages
-from django.shortcuts import redirect, render
+from functools import partial
+
+from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from tournament import forms, selectors
 from tournament.services import playoffs as playoffs_service
-from tournament.views.common import request_actor, run_and_redirect
+from tournament.views.common import form_action, request_actor, run_and_redirect
 from tournament.views.permissions import director_required
 
 
@@ -34,15 +35,13 @@ def playoffs(request, slug):
 @director_required
 def playoffs_seed(request, slug):
     tournament = selectors.tournament_get(slug)
-    form = forms.PlayoffSeedForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Give the number of teams in the playoff (2 or more).")
-        return redirect("director:playoffs", slug=tournament.slug)
-    return run_and_redirect(
+    return form_action(
         request,
-        lambda: playoffs_service.playoff_seed(tournament=tournament, **form.cleaned_data, actor=request_actor(request)),
-        lambda seeds: f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.",
-        "director:playoffs",
+        forms.PlayoffSeedForm(request.POST),
+        partial(playoffs_service.playoff_seed, tournament=tournament, actor=request_actor(request)),
+        done=lambda seeds: f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.",
+        invalid="Give the number of teams in the playoff (2 or more).",
+        to="director:playoffs",
         slug=tournament.slug,
     )
 
@@ -51,17 +50,13 @@ def playoffs_seed(request, slug):
 @director_required
 def playoffs_swap(request, slug):
     tournament = selectors.tournament_get(slug)
-    form = forms.SeedSwapForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, "Give the two seeds to swap.")
-        return redirect("director:playoffs", slug=tournament.slug)
-    return run_and_redirect(
+    return form_action(
         request,
-        lambda: playoffs_service.playoff_seeds_swap(
-            tournament=tournament, **form.cleaned_data, actor=request_actor(request)
-        ),
-        "Seeds swapped.",
-        "director:playoffs",
+        forms.SeedSwapForm(request.POST),
+        partial(playoffs_service.playoff_seeds_swap, tournament=tournament, actor=request_actor(request)),
+        done="Seeds swapped.",
+        invalid="Give the two seeds to swap.",
+        to="director:playoffs",
         slug=tournament.slug,
     )
 
@@ -72,7 +67,7 @@ def playoffs_publish(request, slug):
     tournament = selectors.tournament_get(slug)
     return run_and_redirect(
         request,
-        lambda: playoffs_service.playoff_publish(tournament=tournament, actor=request_actor(request)),
+        partial(playoffs_service.playoff_publish, tournament=tournament, actor=request_actor(request)),
         "Bracket published: the first matches' tables and links are open.",
         "director:playoffs",
         slug=tournament.slug,

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from tournament import forms, printing, selectors
 from tournament.errors import ServiceError
 from tournament.services import draws
-from tournament.views.common import form_run, request_actor, run_and_redirect
+from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
 
 
@@ -17,21 +17,10 @@ from tournament.views.permissions import director_required, scorekeeper_required
 def round_new(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.DrawForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        round_ = form_run(
-            form,
-            lambda: draws.round_draw(
-                tournament=tournament,
-                method=data["method"],
-                seed=data["seed"],
-                pairs=data["pairs"],
-                actor=request_actor(request),
-            ),
-        )
-        if round_ is not None:
-            messages.success(request, f"Round {round_.number} drawn as a draft: check it, then publish.")
-            return redirect("director:round", slug=tournament.slug, number=round_.number)
+    draw = partial(draws.round_draw, tournament=tournament, actor=request_actor(request))
+    round_ = form_saved(request, form, draw, lambda r: f"Round {r.number} drawn as a draft: check it, then publish.")
+    if round_ is not None:
+        return redirect("director:round", slug=tournament.slug, number=round_.number)
     context = {
         "form": form,
         "tournament": tournament,
@@ -71,13 +60,16 @@ def _draft_change(request, slug, number, form_class, service, done: str, invalid
     """Run a change to a draft from its form, and go back to the round."""
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    form = form_class(request.POST, teams=tournament.teams.all())
-    back = {"slug": tournament.slug, "number": round_.number}
-    if not form.is_valid():
-        messages.error(request, invalid)
-        return redirect("director:round", **back)
-    call = partial(service, round=round_, **form.cleaned_data, actor=request_actor(request))
-    return run_and_redirect(request, call, done, "director:round", **back)
+    return form_action(
+        request,
+        form_class(request.POST, teams=tournament.teams.all()),
+        partial(service, round=round_, actor=request_actor(request)),
+        done=done,
+        invalid=invalid,
+        to="director:round",
+        slug=tournament.slug,
+        number=round_.number,
+    )
 
 
 @require_POST
@@ -102,50 +94,43 @@ def round_move(request, slug, number):
     )
 
 
+def _round_action(request, slug, number, service, done: str):
+    """Run a service on the round (``done`` may name {number}) and go back to the round's page."""
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    call = partial(service, round=round_, actor=request_actor(request))
+    return run_and_redirect(
+        request, call, done.format(number=round_.number), "director:round", slug=tournament.slug, number=number
+    )
+
+
 @require_POST
 @director_required
 def round_sitting(request, slug, number, table_number):
     tournament = selectors.tournament_get(slug)
-    round_ = selectors.round_get(tournament, number)
-    table = get_object_or_404(round_.tables, number=table_number)
-    return run_and_redirect(
-        request,
-        lambda: draws.draw_sitting_toggle(table=table, actor=request_actor(request)),
-        f"Table {table.number}: the other team now sits and keeps the sheet.",
-        "director:round",
-        slug=tournament.slug,
-        number=round_.number,
+    table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
+
+    def toggle(round, actor):
+        return draws.draw_sitting_toggle(table=table, actor=actor)
+
+    return _round_action(
+        request, slug, number, toggle, f"Table {table.number}: the other team now sits and keeps the sheet."
     )
 
 
 @require_POST
 @director_required
 def round_publish(request, slug, number):
-    tournament = selectors.tournament_get(slug)
-    round_ = selectors.round_get(tournament, number)
-    return run_and_redirect(
-        request,
-        lambda: draws.round_publish(round=round_, actor=request_actor(request)),
-        f"Round {round_.number} published: the table links work now.",
-        "director:round",
-        slug=tournament.slug,
-        number=round_.number,
+    return _round_action(
+        request, slug, number, draws.round_publish, "Round {number} published: the table links work now."
     )
 
 
 @require_POST
 @director_required
 def round_close(request, slug, number):
-    tournament = selectors.tournament_get(slug)
-    round_ = selectors.round_get(tournament, number)
-    return run_and_redirect(
-        request,
-        lambda: draws.round_close(round=round_, actor=request_actor(request)),
-        f"Round {round_.number} closed: its sheets change only by staff correction.",
-        "director:round",
-        slug=tournament.slug,
-        number=round_.number,
-    )
+    done = "Round {number} closed: its sheets change only by staff correction."
+    return _round_action(request, slug, number, draws.round_close, done)
 
 
 @require_POST

@@ -14,15 +14,17 @@ from tournament.errors import ImportRejected, ServiceError
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import TeamListing
-from tournament.views.common import form_run, request_actor
+from tournament.views.common import form_saved, request_actor
 from tournament.views.permissions import director_required
 
 
-def _players(data) -> list[PlayerEntry]:
-    return [
-        PlayerEntry(data[f"player{i}_name"], data.get(f"player{i}_city", ""), data.get(f"player{i}_phone", ""))
+def _team_details(data: dict) -> dict:
+    """The team form's fields as the team services take them: two PlayerEntry, then the rest as they are."""
+    players = [
+        PlayerEntry(data.pop(f"player{i}_name"), data.pop(f"player{i}_city", ""), data.pop(f"player{i}_phone", ""))
         for i in (1, 2)
     ]
+    return {"players": players, **data}
 
 
 def _next(request, default: str) -> str:
@@ -50,27 +52,16 @@ def team_list(request, slug):
 def team_create(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.TeamRegisterForm(request.POST or None, initial={"checked_in": request.GET.get("late") == "1"})
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        team = form_run(
-            form,
-            lambda: teams.team_register(
-                tournament=tournament,
-                players=_players(data),
-                name=data["name"],
-                city=data["city"],
-                number=data["number"],
-                fee_paid=data["fee_paid"],
-                side_pot=data["side_pot"],
-                checked_in=data["checked_in"],
-                actor=request_actor(request),
-            ),
-        )
-        if team is not None:
-            messages.success(request, f"Team #{team.number} {team.display_name} registered.")
-            if "add_another" in request.POST:
-                return redirect("director:team_create", slug=tournament.slug)
-            return redirect(_next(request, reverse("director:teams", args=[tournament.slug])))
+    actor = request_actor(request)
+
+    def register(**data):
+        return teams.team_register(tournament=tournament, actor=actor, **_team_details(data))
+
+    team = form_saved(request, form, register, lambda t: f"Team #{t.number} {t.display_name} registered.")
+    if team is not None:
+        if "add_another" in request.POST:
+            return redirect("director:team_create", slug=tournament.slug)
+        return redirect(_next(request, reverse("director:teams", args=[tournament.slug])))
     context = {
         "form": form,
         "title": "Register a team",
@@ -97,22 +88,13 @@ def team_edit(request, slug, number):
             }
         )
     form = forms.TeamForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        saved = form_run(
-            form,
-            lambda: teams.team_update(
-                team=team,
-                players=_players(data),
-                name=data["name"],
-                city=data["city"],
-                number=data["number"],
-                actor=request_actor(request),
-            ),
-        )
-        if saved is not None:
-            messages.success(request, f"Team #{saved.number} saved.")
-            return redirect("director:teams", slug=tournament.slug)
+    actor = request_actor(request)
+
+    def update(**data):
+        return teams.team_update(team=team, actor=actor, **_team_details(data))
+
+    if form_saved(request, form, update, lambda saved: f"Team #{saved.number} saved."):
+        return redirect("director:teams", slug=tournament.slug)
     context = {
         "form": form,
         "title": f"Edit team #{team.number}",

@@ -12,7 +12,15 @@ from tournament.models import Hand
 from tournament.services import sheets
 from tournament.services.sheets import HandEntry, StaleSheet
 from tournament.views.common import request_actor
-from tournament.views.table.page import TablePage, change_of, form_error, render_page, stale
+from tournament.views.table.page import (
+    TablePage,
+    change_of,
+    form_error,
+    render_page,
+    sheet_form_post,
+    sheet_form_run,
+    stale,
+)
 
 
 def table_page(request, secret):
@@ -44,6 +52,10 @@ def _preview_context(result) -> dict:
     }
 
 
+def _saved(hand: Hand) -> str:
+    return f"Hand {hand.hand_number} saved: North–South {hand.ns_points}, East–West {hand.ew_points}."
+
+
 @require_POST
 def hand_add(request, secret):
     """Enter a hand. Without the confirm flag the points are shown first (the no-JavaScript path)."""
@@ -51,21 +63,19 @@ def hand_add(request, secret):
     form = page.hand_form(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            if not data["confirm"]:
+        if not data["confirm"]:
+            try:
                 result = sheets.hand_preview(table=page.table, entry=_entry(data))
+            except ServiceError as error:
+                form_error(request, form, error)
+            else:
                 context = {**page.context(), "form": form, "preview": _preview_context(result)}
                 return render(request, "table/confirm.html", context)
-            hand = sheets.hand_record(table=page.table, entry=_entry(data), **change_of(request, data))
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
         else:
-            messages.success(
-                request, f"Hand {hand.hand_number} saved: North–South {hand.ns_points}, East–West {hand.ew_points}."
-            )
-            return redirect("table", secret=secret)
+            record = partial(sheets.hand_record, table=page.table, entry=_entry(data), **change_of(request, data))
+            response = sheet_form_run(request, secret, form, record, _saved)
+            if response is not None:
+                return response
     return render_page(request, page, status=400, hand_form=form, open_form="hand")
 
 
@@ -77,11 +87,11 @@ def hand_preview_fragment(request, secret):
     context = {"page": page}
     if form.is_valid():
         try:
-            context["preview"] = _preview_context(
-                sheets.hand_preview(table=page.table, entry=_entry(form.cleaned_data))
-            )
+            result = sheets.hand_preview(table=page.table, entry=_entry(form.cleaned_data))
         except ServiceError as error:
             context["problem"] = error.message
+        else:
+            context["preview"] = _preview_context(result)
     else:
         context["incomplete"] = True
     return render(request, "table/_preview.html", context)
@@ -97,15 +107,12 @@ def hand_edit(request, secret, sequence):
     form = HandForm(request.POST or None, seats=page.seats, initial=initial, prefix="hand")
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            sheets.hand_update(hand=hand, entry=_entry(data), **change_of(request, data))
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
-        else:
-            messages.success(request, f"Hand {hand.hand_number} changed; the sheet is rescored.")
-            return redirect("table", secret=secret)
+        update = partial(sheets.hand_update, hand=hand, entry=_entry(data), **change_of(request, data))
+        response = sheet_form_run(
+            request, secret, form, update, f"Hand {hand.hand_number} changed; the sheet is rescored."
+        )
+        if response is not None:
+            return response
     context = {**page.context(), "form": form, "hand": hand}
     return render(request, "table/hand_edit.html", context, status=400 if form.errors else 200)
 
@@ -136,42 +143,17 @@ def hand_remove(request, secret, sequence):
 def redeal_add(request, secret):
     page = TablePage(request, secret)
     form = page.redeal_form(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            hand = sheets.redeal_record(
-                table=page.table,
-                version=data["version"],
-                dealer=data["dealer"],
-                reason=data["redeal_reason"],
-                team=data["team"],
-                note=data["reason"],
-                actor=request_actor(request),
-            )
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            if error.field == "reason":
-                error.field = "redeal_reason"
-            form_error(request, form, error)
-        else:
-            messages.success(request, f"Re-deal recorded: hand {hand.hand_number} is dealt again.")
-            return redirect("table", secret=secret)
-    return render_page(request, page, status=400, redeal_form=form, open_form="redeal")
+    record = partial(sheets.redeal_record, table=page.table, actor=request_actor(request))
+    done = "Re-deal recorded: hand {0.hand_number} is dealt again.".format
+    return sheet_form_post(request, page, form, record, done, redeal_form=form, open_form="redeal")
 
 
 @require_POST
 def first_dealer_set(request, secret):
     page = TablePage(request, secret)
     form = page.first_dealer_form(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            sheets.table_first_dealer_set(table=page.table, seat=data["seat"], **change_of(request, data))
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
-        else:
-            return redirect("table", secret=secret)
-    return render_page(request, page, status=400, first_dealer_form=form)
+
+    def name(**data):
+        return sheets.table_first_dealer_set(table=page.table, seat=data["seat"], **change_of(request, data))
+
+    return sheet_form_post(request, page, form, name, "First dealer named.", first_dealer_form=form)

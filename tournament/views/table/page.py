@@ -44,6 +44,30 @@ def stale(request, secret: str, error: StaleSheet):
     return redirect("table", secret=secret)
 
 
+def sheet_form_run(request, secret: str, form, service, done):
+    """Run a sheet service for a valid form and go back to the sheet saying ``done`` (text, or a function of
+    the result); a stale sheet goes back with the news; any other refusal stays on the form (None)."""
+    try:
+        result = service()
+    except StaleSheet as error:
+        return stale(request, secret, error)
+    except ServiceError as error:
+        form_error(request, form, error)
+        return None
+    messages.success(request, done(result) if callable(done) else done)
+    return redirect("table", secret=secret)
+
+
+def sheet_form_post(request, page: "TablePage", form, service, done, **refused):
+    """A form posted from the table page: ``service(**form.cleaned_data)`` as ``sheet_form_run`` runs it; an
+    invalid or refused form shows the page again with it (``refused`` puts it in the page's context)."""
+    if form.is_valid():
+        response = sheet_form_run(request, page.table.secret, form, lambda: service(**form.cleaned_data), done)
+        if response is not None:
+            return response
+    return render_page(request, page, status=400, **refused)
+
+
 class TablePage:
     """Everything the table page shows, loaded once with a fixed number of queries."""
 

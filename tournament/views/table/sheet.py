@@ -8,44 +8,34 @@ from django.views.decorators.http import require_POST
 
 from scoring import Pair
 from tournament import selectors
-from tournament.errors import ServiceError
 from tournament.forms.table import DisputeForm, SettleForm
 from tournament.models import Penalty
 from tournament.services import sheets
-from tournament.services.sheets import StaleSheet
 from tournament.views.common import request_actor
 from tournament.views.table.hands import remove_and_return
-from tournament.views.table.page import TablePage, change_of, form_error, render_page, stale
+from tournament.views.table.page import TablePage, change_of, render_page, sheet_form_post, sheet_form_run
 
 
 @require_POST
 def penalty_add(request, secret):
     page = TablePage(request, secret)
     form = page.penalty_form(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        hand = None
-        if data["hand"] is not None:
-            hand = next((h for h in page.hands if h.sequence == data["hand"]), None)
-        try:
-            penalty = sheets.penalty_add(
-                table=page.table,
-                kind=data["kind"],
-                team=data["team"],
-                hand=hand,
-                count=data["count"],
-                choice=data["choice"],
-                points=data["points"] or 0,
-                **change_of(request, data),
-            )
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
-        else:
-            messages.success(request, f"Penalty recorded: {penalty.description}.")
-            return redirect("table", secret=secret)
-    return render_page(request, page, status=400, penalty_form=form, open_form="penalty")
+
+    def add(**data):
+        hand = next((h for h in page.hands if h.sequence == data["hand"]), None)
+        return sheets.penalty_add(
+            table=page.table,
+            kind=data["kind"],
+            team=data["team"],
+            hand=hand,
+            count=data["count"],
+            choice=data["choice"],
+            points=data["points"] or 0,
+            **change_of(request, data),
+        )
+
+    done = "Penalty recorded: {0.description}.".format
+    return sheet_form_post(request, page, form, add, done, penalty_form=form, open_form="penalty")
 
 
 @require_POST
@@ -67,21 +57,19 @@ def sheet_sign(request, secret):
         return redirect("table", secret=secret)
     if form.is_valid():
         players = {member.player.pk: member.player for member in page.table.team_at(pair).members}
-        try:
-            signature = sheets.sheet_sign(
-                table=page.table,
-                version=form.cleaned_data["version"],
-                pair=pair,
-                player=players[form.cleaned_data["player"]],
-                actor=request_actor(request),
-            )
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
-        else:
-            messages.success(request, f"Signed by {signature.player.name} for {signature.get_pair_display()}.")
-            return redirect("table", secret=secret)
+        sign = partial(
+            sheets.sheet_sign,
+            table=page.table,
+            version=form.cleaned_data["version"],
+            pair=pair,
+            player=players[form.cleaned_data["player"]],
+            actor=request_actor(request),
+        )
+        response = sheet_form_run(
+            request, secret, form, sign, lambda s: f"Signed by {s.player.name} for {s.get_pair_display()}."
+        )
+        if response is not None:
+            return response
     return render_page(request, page, status=400, sign_forms=forms)
 
 
@@ -100,41 +88,14 @@ def history(request, secret):
 def sheet_dispute(request, secret):
     page = TablePage(request, secret)
     form = DisputeForm(request.POST, prefix="dispute")
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            sheets.sheet_dispute(
-                table=page.table,
-                version=data["version"],
-                pair=data["pair"],
-                note=data["note"],
-                actor=request_actor(request),
-            )
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
-        else:
-            messages.success(request, "The director has been called; sign once the dispute is settled.")
-            return redirect("table", secret=secret)
-    return render_page(request, page, status=400, dispute_form=form, open_form="dispute")
+    call = partial(sheets.sheet_dispute, table=page.table, actor=request_actor(request))
+    done = "The director has been called; sign once the dispute is settled."
+    return sheet_form_post(request, page, form, call, done, dispute_form=form, open_form="dispute")
 
 
 @require_POST
 def sheet_settle(request, secret):
     page = TablePage(request, secret)
     form = SettleForm(request.POST, prefix="settle")
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            sheets.sheet_dispute_resolve(
-                table=page.table, version=data["version"], reason=data["reason"], actor=request_actor(request)
-            )
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            form_error(request, form, error)
-        else:
-            messages.success(request, "Dispute settled: the teams can sign.")
-            return redirect("table", secret=secret)
-    return render_page(request, page, status=400, settle_form=form)
+    settle = partial(sheets.sheet_dispute_resolve, table=page.table, actor=request_actor(request))
+    return sheet_form_post(request, page, form, settle, "Dispute settled: the teams can sign.", settle_form=form)

@@ -1,0 +1,175 @@
+import datetime
+import json
+import random
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from scoring import Suit
+from tournament.models import Event, Round, Table
+from tournament.roles import DIRECTORS, role_groups_ensure
+from tournament.services.archive import event_export
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import announcement_post, event_create, tournament_create
+from tournament.services.log import Actor
+from tournament.services.playoffs import playoff_publish, playoff_seed
+from tournament.services.sheets import (
+    HandEntry,
+    hand_record,
+    hand_update,
+    penalty_add,
+    sheet_sign,
+    table_first_dealer_set,
+)
+from tournament.services.teams import PlayerEntry, team_desk_update, team_register
+
+DEMO_EVENT = "Bid Whist Demo Weekend"
+DEMO_FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "demo-event.json"
+DEMO_START = datetime.date(2026, 7, 10)
+FIRST_NAMES = [
+    "Ann", "Bo", "Carla", "Dee", "Earl", "Faye", "Gus", "Hattie", "Ike", "June", "Kenny", "Lola",
+    "Marcus", "Nell", "Otis", "Pearl", "Quincy", "Rosa", "Sam", "Tess", "Ulysses", "Vera", "Walt",
+    "Xavier", "Yvonne", "Zeke", "Alma", "Booker", "Cora", "Dwight", "Etta", "Floyd",
+]  # fmt: skip
+LAST_NAMES = [
+    "Lee", "Jones", "Washington", "Brooks", "Carter", "Hayes", "Mitchell", "Reed", "Simmons", "Tate",
+    "Wallace", "Young", "Bell", "Coleman", "Dixon", "Ford",
+]  # fmt: skip
+CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis", "Cleveland", "Houston", "Oakland", "Baltimore"]
+
+
+def _demo_hand(rng: random.Random, dealer: str) -> HandEntry:
+    """A plausible hand: modest bids, books near what was bid."""
+    level = rng.choice([1, 1, 2, 2, 3, 3, 4, 5])
+    kind = rng.choice(["high", "high", "low", "nt"])
+    books = max(0, min(13, 6 + level + rng.choice([-2, -1, 0, 0, 1, 1, 2])))
+    bidder = rng.choice("NESW")
+    if kind == "nt":
+        return HandEntry(dealer, bidder, level, kind, books, direction=rng.choice(["up", "down"]))
+    return HandEntry(dealer, bidder, level, kind, books, suit=rng.choice(Suit.values()))
+
+
+def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
+    """Enter ``hands`` hands from the table link (more while a playoff match is level), then both teams sign."""
+    table_first_dealer_set(table=table, version=table.version, seat=rng.choice("NESW"))
+    played = 0
+    while played < hands or (sign and not table.complete):
+        table.refresh_from_db()
+        hand_record(table=table, version=table.version, entry=_demo_hand(rng, table.next_dealer))
+        table.refresh_from_db()
+        played += 1
+    if sign:
+        for pair in ("NS", "EW"):
+            table.refresh_from_db()
+            player = table.seatings.get(pair=pair).team.memberships.order_by("position").first().player
+            sheet_sign(table=table, version=table.version, pair=pair, player=player)
+
+
+def demo_event_play(director: Actor) -> Event:
+    """The demo weekend, played through the services as a director and the table links would."""
+    rng = random.Random(2026)
+    event = event_create(
+        name=DEMO_EVENT,
+        venue="Community Center Ballroom",
+        starts_on=DEMO_START,
+        ends_on=DEMO_START + datetime.timedelta(days=2),
+        actor=director,
+    )
+    first = tournament_create(event=event, name="1st tournament", qualifying_rounds=3, actor=director)
+    main = tournament_create(event=event, name="Main Event", qualifying_rounds=4, actor=director)
+    players = [
+        PlayerEntry(
+            f"{FIRST_NAMES[i % len(FIRST_NAMES)]} {LAST_NAMES[i % len(LAST_NAMES)]}", CITIES[i // 4 % len(CITIES)]
+        )
+        for i in range(32)
+    ]
+    entered = []
+    for number in range(16):
+        pair = players[2 * number : 2 * number + 2]
+        entered.append(team_register(tournament=main, players=pair, side_pot=number % 3 == 0, actor=director))
+        if number < 8:
+            # The same players in the 1st tournament, with another partner.
+            other = [players[number], players[31 - number]]
+            entered.append(team_register(tournament=first, players=other, actor=director))
+    for team in entered:
+        team_desk_update(team=team, checked_in=True, fee_paid=True, actor=director)
+
+    for number, method in ((1, Round.Method.RANDOM), (2, Round.Method.SWISS), (3, Round.Method.SWISS)):
+        draft = round_draw(tournament=main, method=method, seed=2026 if number == 1 else None, actor=director)
+        round_ = round_publish(round=draft, actor=director)
+        for table in round_.tables.order_by("number"):
+            if number < 3:
+                _play(table, rng, hands=4, sign=True)
+            elif table.number <= 5:
+                _play(table, rng, hands=table.number - 1, sign=False)
+        if number == 1:
+            _corrections(round_, director)
+    announcement_post(
+        tournament=main, text="Round 3 is under way. Lunch is served in the side hall at noon.", actor=director
+    )
+
+    for number, method in ((1, Round.Method.RANDOM), (2, Round.Method.SWISS), (3, Round.Method.SWISS)):
+        draft = round_draw(tournament=first, method=method, seed=7 if number == 1 else None, actor=director)
+        round_ = round_publish(round=draft, actor=director)
+        for table in round_.tables.order_by("number"):
+            _play(table, rng, hands=4, sign=True)
+    playoff_seed(tournament=first, teams=4, third_place=True, actor=director)
+    playoff_publish(tournament=first, actor=director)
+    while (match := first.playoff_matches.filter(table__isnull=False, winner__isnull=True).first()) is not None:
+        _play(match.table, rng, hands=4, sign=True)
+    return event
+
+
+def _corrections(round_: Round, director: Actor) -> None:
+    """A renege ruled by the director at table 1 and a recount corrected at table 2, both after signing."""
+    table = round_.tables.get(number=1)
+    penalty_add(
+        table=table,
+        version=table.version,
+        kind="renege",
+        team="EW",
+        hand=table.hands.get(sequence=2),
+        reason="Renege found when the tricks were checked after signing",
+        actor=director,
+    )
+    table = round_.tables.get(number=2)
+    hand = table.hands.get(sequence=1)
+    table.refresh_from_db()
+    hand_update(
+        hand=hand,
+        version=table.version,
+        entry=HandEntry(
+            hand.dealer,
+            hand.bidder,
+            hand.bid_level,
+            hand.bid_kind,
+            min(13, hand.books + 1),
+            hand.trump_suit,
+            hand.direction,
+        ),
+        reason="Tricks counted again: one more book",
+        actor=director,
+    )
+
+
+class Command(BaseCommand):
+    help = (
+        "Play the demo weekend through the services and write it as an event archive (default: "
+        "fixtures/demo-event.json, which seed_demo loads). Nothing is kept in the database."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("-o", "--output", default=str(DEMO_FIXTURE))
+
+    def handle(self, *args, output, **options):
+        if Event.objects.filter(name=DEMO_EVENT).exists():
+            raise CommandError("This database already holds the demo event: build it from an empty database.")
+        with transaction.atomic():
+            user, _ = get_user_model().objects.get_or_create(username="director", defaults={"is_staff": True})
+            user.groups.add(role_groups_ensure()[DIRECTORS])
+            data = event_export(demo_event_play(Actor.staff(user)))
+            transaction.set_rollback(True)
+        Path(output).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        self.stdout.write(f"Wrote the demo event to {output}.")
