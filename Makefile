@@ -42,6 +42,7 @@ test: $(VENV)/.installed-dev
 bench: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py bench_printing --tables 128
+	$(PY) manage.py bench_logins
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

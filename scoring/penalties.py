@@ -9,6 +9,8 @@ from scoring.rules import RuleSet
 from scoring.table import Pair
 from scoring.words import Term
 
+MAX_RULING_POINTS = 100
+
 
 class PenaltyKind(Term):
     RENEGE = "renege", "Renege"
@@ -91,6 +93,11 @@ class Penalty:
         if self.kind is PenaltyKind.DIRECTOR_RULING:
             if isinstance(self.points, bool) or not isinstance(self.points, int) or not self.points:
                 raise ScoringError("A director's ruling gives or takes a whole number of points.", field="points")
+            if abs(self.points) > MAX_RULING_POINTS:
+                raise ScoringError(
+                    f"A ruling gives or takes at most {MAX_RULING_POINTS} points, not {abs(self.points)}.",
+                    field="points",
+                )
         elif self.points:
             raise ScoringError(f"{self.kind.label} points come from the rule set, not the entry.", field="points")
 

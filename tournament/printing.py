@@ -1,11 +1,14 @@
 """Printed score sheets and standings: ordinary templates rendered to PDF by WeasyPrint.
 
-Stylesheets and fonts come from disk; the URL fetcher refuses anything else, so rendering never makes
-an HTTP request (not even to the app itself) and a venue without internet prints the same.
+Stylesheets and images come from the app's own static files on disk; the URL fetcher refuses anything
+else, so rendering never makes a network request (not even to the app itself), never reads a file
+outside the static folders, and a venue without internet prints the same.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 import segno
 from django.conf import settings
@@ -21,8 +24,30 @@ SPARE_ROWS = 3
 PAGE_SIZES = {Tournament.PaperSize.LETTER: "letter", Tournament.PaperSize.A4: "A4"}
 
 
-def _refuse_remote(url: str, *args, **kwargs):
-    raise ValueError(f"Printing reads nothing from the network ({url}); every asset comes from disk.")
+def static_roots() -> list[Path]:
+    """The folders printing may read: the static folders the finders search, and STATIC_ROOT."""
+    roots = [Path(location).resolve() for location in settings.STATICFILES_DIRS]
+    if settings.STATIC_ROOT:
+        roots.append(Path(settings.STATIC_ROOT).resolve())
+    return roots
+
+
+def local_fetcher():
+    """A WeasyPrint URL fetcher for ``data:`` URLs and files of the static folders, refusing everything else."""
+    from weasyprint.urls import URLFetcher
+
+    class LocalOnly(URLFetcher):
+        def fetch(self, url, headers=None):
+            parts = urlsplit(url)
+            if parts.scheme == "file":
+                path = Path(url2pathname(parts.path)).resolve()
+                if not any(path.is_relative_to(root) for root in static_roots()):
+                    raise ValueError(f"Printing reads only the app's static files, not {path}.")
+            elif parts.scheme != "data":
+                raise ValueError(f"Printing reads nothing from the network ({url}); every asset comes from disk.")
+            return super().fetch(url, headers)
+
+    return LocalOnly(allowed_protocols={"file", "data"}, allow_redirects=False)
 
 
 def _stylesheet_path() -> Path:
@@ -38,11 +63,12 @@ def pdf_render(template: str, context: dict, *, paper: str, landscape: bool = Fa
     from weasyprint import CSS, HTML
 
     html = render_to_string(template, context)
+    fetcher = local_fetcher()
     stylesheets = [
-        CSS(filename=str(_stylesheet_path()), url_fetcher=_refuse_remote),
+        CSS(filename=str(_stylesheet_path()), url_fetcher=fetcher),
         CSS(string=f"@page {{ size: {PAGE_SIZES.get(paper, 'letter')} {'landscape' if landscape else 'portrait'}; }}"),
     ]
-    document = HTML(string=html, base_url=str(settings.BASE_DIR), url_fetcher=_refuse_remote)
+    document = HTML(string=html, base_url=str(settings.BASE_DIR / "static") + "/", url_fetcher=fetcher)
     return document.write_pdf(stylesheets=stylesheets)
 
 

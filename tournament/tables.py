@@ -6,8 +6,38 @@ They are called listings so they are never confused with the card tables of a ro
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
+from django_tables2.export import TableExport
 
 from tournament.models import Team
+
+# A spreadsheet reads a cell beginning with one of these as a formula (or the start of one).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value):
+    """A text cell a spreadsheet shows as text: one that would start a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class SafeExport(TableExport):
+    """CSV and XLSX only, with every text cell spreadsheet-safe (a team named "=HYPERLINK(…)" stays text)."""
+
+    FORMATS = {name: TableExport.FORMATS[name] for name in (TableExport.CSV, TableExport.XLSX)}
+
+    @classmethod
+    def is_valid_format(cls, export_format):
+        return export_format in cls.FORMATS
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        rows = [tuple(spreadsheet_safe(value) for value in row) for row in dataset]
+        del dataset[:]
+        for row in rows:
+            dataset.append(row)
+        return dataset
+
 
 NUMERIC = {"td": {"class": "num"}, "th": {"class": "num"}}
 NUMERIC_WIDE = {"td": {"class": "num wide-only"}, "th": {"class": "num wide-only"}}
@@ -98,6 +128,9 @@ class StandingsListing(tables.Table):
 
     def render_difference(self, value):
         return f"{value:+d}" if value else "0"
+
+    def value_difference(self, value):
+        return value
 
 
 class HandListing(tables.Table):

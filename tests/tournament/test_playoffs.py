@@ -155,23 +155,33 @@ def flip(semi, sheet, user, **kwargs):
     )
 
 
-def test_a_correction_changing_a_winner_moves_the_next_match_before_it_starts(knock_on, sheet, scorekeeper):
-    flip(knock_on, sheet, scorekeeper)
+def test_a_correction_changing_a_winner_moves_the_next_match_before_it_starts(knock_on, sheet, director):
+    flip(knock_on, sheet, director, director_ruling=True)
     final = match(knock_on.tournament, "W2-1")
     assert final.top_team.number == 1
     assert final.table.team_ns.number == 1
 
 
-def test_after_the_next_match_started_a_director_must_confirm_the_knock_on(knock_on, sheet, scorekeeper, director):
+def test_reversing_a_signed_result_is_the_directors_ruling(knock_on, sheet, scorekeeper, director):
+    with pytest.raises(ServiceError, match="changed only by the tournament director's ruling"):
+        flip(knock_on, sheet, scorekeeper)
+    with pytest.raises(ServiceError, match="confirm that it is your ruling") as refused:
+        flip(knock_on, sheet, director)
+    assert refused.value.field == "director_ruling"
+    assert match(knock_on.tournament, "W1-1").winner.number == 7, "nothing changed"
+    flip(knock_on, sheet, director, director_ruling=True)
+    entry = knock_on.table.changes.latest("version")
+    assert entry.correction and "the director's ruling changes the result" in entry.summary
+
+
+def test_after_the_next_match_started_a_director_must_confirm_the_knock_on(knock_on, sheet, director):
     final = match(knock_on.tournament, "W2-1")
     sheet.hand(final.table, "N", "N", 2, "high", 8)
     with pytest.raises(ServiceError, match="A director must confirm the knock-on") as refused:
-        flip(knock_on, sheet, scorekeeper)
+        flip(knock_on, sheet, director, director_ruling=True)
     assert refused.value.field == "confirm_knock_on"
-    with pytest.raises(ServiceError, match="confirm the knock-on"):
-        flip(knock_on, sheet, scorekeeper, confirm_knock_on=True)
     assert match(knock_on.tournament, "W1-1").winner.number == 7, "nothing changed"
-    flip(knock_on, sheet, director, confirm_knock_on=True)
+    flip(knock_on, sheet, director, director_ruling=True, confirm_knock_on=True)
     final = match(knock_on.tournament, "W2-1")
     assert final.top_team.number == 1 and final.table.team_ns.number == 1
 

@@ -2,10 +2,11 @@ import io
 
 import pytest
 import segno
+from django.conf import settings
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tournament.printing import _refuse_remote, qr_svg, round_sheets_pdf, standings_pdf, table_link
+from tournament.printing import local_fetcher, qr_svg, round_sheets_pdf, standings_pdf, table_link
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.sheets import HandEntry, hand_update
 
@@ -66,6 +67,7 @@ def test_a_penalty_and_a_correction_show_on_the_completed_sheet(round_with_table
         entry=HandEntry("E", "E", 4, "low", 9, "hearts"),
         user=director,
         reason="Nine books, not ten",
+        director_ruling=True,
     )
     sheet.penalty(
         table,
@@ -74,6 +76,7 @@ def test_a_penalty_and_a_correction_show_on_the_completed_sheet(round_with_table
         hand=table.hands.get(sequence=3),
         user=director,
         reason="Seen by the director",
+        director_ruling=True,
     )
     page = pdf_pages(round_sheets_pdf(round_with_tables, blank=False, base_url=BASE))[1]
     assert "Play out of turn by North–South" in page
@@ -92,9 +95,33 @@ def test_paper_size_follows_the_tournament(round_with_tables):
     assert round(float(a4.mediabox.width)) == 595
 
 
-def test_printing_never_fetches_from_the_network():
-    with pytest.raises(ValueError, match="reads nothing from the network"):
-        _refuse_remote("https://fonts.example.com/font.woff2")
+def test_printing_reads_the_static_files_and_nothing_else_through_weasyprint(caplog, tmp_path):
+    """WeasyPrint itself fetches through the fetcher: a static file loads, the network and other files do not."""
+    from weasyprint import HTML
+
+    outside = tmp_path / "secret.svg"
+    outside.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>')
+    html = (
+        '<img src="img/favicon.svg"><img src="http://127.0.0.1:9/tracker.png">'
+        f'<img src="{outside.as_uri()}"><img src="file:///etc/passwd">'
+    )
+    fetched = []
+    fetcher = local_fetcher()
+    original = fetcher.fetch
+
+    def recording(url, headers=None):
+        response = original(url, headers)
+        fetched.append(url)
+        return response
+
+    fetcher.fetch = recording
+    with caplog.at_level("WARNING", logger="weasyprint"):
+        pdf = HTML(string=html, base_url=str(settings.BASE_DIR / "static") + "/", url_fetcher=fetcher).write_pdf()
+    assert pdf.startswith(b"%PDF")
+    assert [url.rsplit("/", 1)[-1] for url in fetched] == ["favicon.svg"]
+    refusals = caplog.text
+    assert "reads nothing from the network (http://127.0.0.1:9/tracker.png)" in refusals
+    assert "reads only the app's static files" in refusals and "secret.svg" in refusals and "passwd" in refusals
 
 
 def test_standings_pdf(round_with_tables, sheet):

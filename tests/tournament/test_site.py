@@ -1,5 +1,6 @@
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
 
@@ -21,13 +22,21 @@ def test_home_page_renders(client):
     assert "Bid Whist tournaments" in response.content.decode()
 
 
+def director_password() -> str:
+    """Run ensure_director as make run does and read the password it prints once."""
+    out = io.StringIO()
+    call_command("ensure_director", stdout=out)
+    match = re.search(r"with the password (\S+)$", out.getvalue(), re.MULTILINE)
+    assert match, out.getvalue()
+    return match.group(1)
+
+
 @pytest.mark.django_db
 def test_login_page_renders_and_logs_a_director_in(client):
     response = client.get(reverse("login"))
     assert response.status_code == 200
     assert 'name="username"' in response.content.decode()
-    call_command("ensure_director", stdout=io.StringIO())
-    response = client.post(reverse("login"), {"username": "director", "password": "whist-director"})
+    response = client.post(reverse("login"), {"username": "director", "password": director_password()})
     assert response.status_code == 302
     response = client.get(reverse("home"))
     assert "Log out director" in response.content.decode()
@@ -35,19 +44,36 @@ def test_login_page_renders_and_logs_a_director_in(client):
 
 @pytest.mark.django_db
 def test_wrong_password_is_refused_with_a_message(client):
-    call_command("ensure_director", stdout=io.StringIO())
+    director_password()
     response = client.post(reverse("login"), {"username": "director", "password": "nope"})
     assert response.status_code == 200
     assert "Please enter a correct username and password" in response.content.decode()
 
 
 @pytest.mark.django_db
-def test_ensure_director_creates_one_account_and_says_how_to_log_in(capsys):
-    call_command("ensure_director")
-    call_command("ensure_director")
-    out = capsys.readouterr().out
-    assert "Log in as director / whist-director" in out
-    assert get_user_model().objects.filter(username="director", is_staff=True).count() == 1
+def test_ensure_director_makes_a_director_with_a_password_shown_once(capsys):
+    first = director_password()
+    second = io.StringIO()
+    call_command("ensure_director", stdout=second)
+    assert first not in second.getvalue() and "changepassword" in second.getvalue()
+    director = get_user_model().objects.get(username="director")
+    assert director.is_staff and not director.is_superuser, "a director, not a superuser of the back office"
+    assert director.groups.filter(name="Directors").exists() and director.check_password(first)
+    other = get_user_model().objects.get(username="director")
+    assert not other.check_password("whist-director"), "never the password the README once printed"
+
+
+@pytest.mark.django_db
+def test_ensure_director_takes_a_password_for_scripted_set_ups(monkeypatch):
+    call_command("ensure_director", "--username", "alice", "--password", "Venue-Laptop-2026", stdout=io.StringIO())
+    assert get_user_model().objects.get(username="alice").check_password("Venue-Laptop-2026")
+    monkeypatch.setenv("DIRECTOR_PASSWORD", "Another-Long-Secret-9")
+    out = io.StringIO()
+    call_command("ensure_director", "--username", "alice", stdout=out)
+    assert "Another-Long-Secret-9" not in out.getvalue(), "a password given is never printed"
+    assert get_user_model().objects.get(username="alice").check_password("Another-Long-Secret-9")
+    with pytest.raises(CommandError, match="refused"):
+        call_command("ensure_director", "--username", "bob", "--password", "123", stdout=io.StringIO())
 
 
 def test_pages_load_nothing_from_another_host(client, db):

@@ -4,7 +4,8 @@ from django import forms
 
 from scoring import PRESETS, SETTINGS, RuleSet, ScoringError
 from tournament.models import STANDINGS_ORDERS, Round, Team, Tournament
-from tournament.services.teams import CSV_COLUMNS
+from tournament.services.draws import MAX_TABLE_NUMBER
+from tournament.services.teams import CSV_COLUMNS, MAX_TEAM_NUMBER
 
 
 class EventForm(forms.Form):
@@ -91,7 +92,9 @@ class TeamForm(forms.Form):
         label="Team city",
         help_text="Blank: the players' city when they share one.",
     )
-    number = forms.IntegerField(min_value=1, required=False, label="Team number", help_text="Blank: the next number.")
+    number = forms.IntegerField(
+        min_value=1, max_value=MAX_TEAM_NUMBER, required=False, label="Team number", help_text="Blank: the next number."
+    )
 
 
 class TeamRegisterForm(TeamForm):
@@ -163,6 +166,7 @@ class MoveForm(forms.Form):
     team = TeamChoiceField(queryset=None, label="Move team")
     table_number = forms.IntegerField(
         min_value=1,
+        max_value=MAX_TABLE_NUMBER,
         required=False,
         label="to table",
         help_text="A table with a free side or a new number; blank: the bye.",
@@ -191,8 +195,8 @@ class PlayoffSeedForm(forms.Form):
 
 
 class SeedSwapForm(forms.Form):
-    seed_a = forms.IntegerField(min_value=1, label="Swap seed")
-    seed_b = forms.IntegerField(min_value=1, label="with seed")
+    seed_a = forms.IntegerField(min_value=1, max_value=1024, label="Swap seed")
+    seed_b = forms.IntegerField(min_value=1, max_value=1024, label="with seed")
 
 
 class LogFilterForm(forms.Form):

@@ -3,6 +3,7 @@
 from django import forms
 
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
+from scoring.penalties import MAX_RULING_POINTS
 
 
 class ChoiceButtons(forms.RadioSelect):
@@ -23,6 +24,11 @@ class VersionedForm(forms.Form):
         max_length=500,
         label="Reason for the correction",
         help_text="Needed for any change once both teams have signed.",
+    )
+    director_ruling = forms.BooleanField(
+        required=False,
+        label="My ruling as director: the result changes",
+        help_text="A signed sheet's winner is changed only by the director's explicit ruling.",
     )
     confirm_knock_on = forms.BooleanField(
         required=False,
@@ -90,6 +96,7 @@ class RedealForm(VersionedForm):
         help_text="Needed for any change once both teams have signed.",
     )
     confirm_knock_on = None
+    director_ruling = None
     team = forms.ChoiceField(
         choices=Pair.choices(),
         widget=ChoiceButtons,
@@ -129,8 +136,8 @@ class PenaltyForm(VersionedForm):
     )
     points = forms.IntegerField(
         required=False,
-        min_value=-100,
-        max_value=100,
+        min_value=-MAX_RULING_POINTS,
+        max_value=MAX_RULING_POINTS,
         label="Ruling: points",
         help_text="Positive: points to the team chosen above; negative: points taken from it.",
     )

@@ -27,6 +27,9 @@ class Hand(models.Model):
     trump_suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
     direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
     books = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Bidding team's books as played.")
+    by_staff = models.BooleanField(
+        default=False, help_text="Entered or last changed by staff: the table link may not change it."
+    )
 
     hand_number = models.PositiveSmallIntegerField(default=0)
     counts = models.BooleanField(default=True)
@@ -124,6 +127,11 @@ class Penalty(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} by {self.get_team_display()} at table {self.table.number}"
+
+    @property
+    def by_staff(self) -> bool:
+        """Entered by staff (a ruling, or a penalty a director applied): the table link may not undo it."""
+        return self.created_by_id is not None or self.kind == PenaltyKind.DIRECTOR_RULING
 
     def to_engine(self) -> scoring.Penalty:
         return scoring.Penalty(

@@ -1,5 +1,6 @@
 """Teams with their players, the desk's search, and a team's rounds for its public page."""
 
+import re
 from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
@@ -16,10 +17,10 @@ def teams_with_players(tournament: Tournament) -> QuerySet[Team]:
 def teams_search(tournament: Tournament, query: str = "") -> QuerySet[Team]:
     """Teams whose name, number, city or either player's name matches the desk's search box."""
     teams = teams_with_players(tournament)
-    query = query.strip()
+    query = query.replace("\x00", "").strip()[:100]
     if query:
         match = Q(name__icontains=query) | Q(city__icontains=query) | Q(memberships__player__name__icontains=query)
-        if query.isdigit():
+        if re.fullmatch(r"[0-9]{1,6}", query):
             match |= Q(number=int(query))
         teams = teams.filter(pk__in=Team.objects.filter(match, tournament=tournament).values("pk"))
     return teams

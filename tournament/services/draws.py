@@ -13,6 +13,9 @@ from tournament.models import LogEntry, Round, Seating, Table, Team, Tournament
 from tournament.selectors.standings import draw_history, ranked_entrants
 from tournament.services.log import Actor, actor_of, log_write
 
+MAX_TABLE_NUMBER = 999
+_TEAM_NUMBER = re.compile(r"[0-9]+")
+
 
 def _entrants(tournament: Tournament) -> list[Team]:
     return list(tournament.teams.filter(checked_in=True, withdrawn=False).order_by("number"))
@@ -36,7 +39,10 @@ def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]]
         return [(ordered[i], ordered[i + 1]) for i in range(0, len(ordered), 2)], bye
     tables, bye, placed = [], None, {}
     for line_number, line in enumerate(text.splitlines(), start=1):
-        numbers = [int(value) for value in re.findall(r"\d+", line)]
+        tokens = _TEAM_NUMBER.findall(line)
+        if any(len(token) > 6 for token in tokens):
+            raise ServiceError(f"Line {line_number}: {max(tokens, key=len)[:12]}… is not a team number.", field="pairs")
+        numbers = [int(token) for token in tokens]
         if not numbers:
             continue
         if len(numbers) > 2:
@@ -214,8 +220,8 @@ def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor:
             raise ServiceError("Another team already has the bye: swap them instead.", field="table_number")
         target_table, pair = None, ""
     else:
-        if table_number < 1:
-            raise ServiceError("Table numbers start at 1.", field="table_number")
+        if not 1 <= table_number <= MAX_TABLE_NUMBER:
+            raise ServiceError(f"Table numbers are 1 to {MAX_TABLE_NUMBER}.", field="table_number")
         target_table = round_.tables.filter(number=table_number).first()
         if target_table is None:
             target_table = Table.objects.create(round=round_, number=table_number)

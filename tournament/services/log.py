@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from tournament.models import Event, LogEntry, Table, Team, Tournament
-from tournament.roles import is_scorekeeper
+from tournament.roles import is_director, is_scorekeeper
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,10 @@ class Actor:
     def is_staff(self) -> bool:
         """Tournament scorekeepers and directors: the people who may correct a signed sheet."""
         return self.user is not None and is_scorekeeper(self.user)
+
+    @property
+    def is_director(self) -> bool:
+        return self.user is not None and is_director(self.user)
 
     @property
     def account(self):

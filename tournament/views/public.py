@@ -2,11 +2,10 @@
 
 from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournament import selectors
 from tournament.selectors.standings import tournament_standings
-from tournament.tables import StandingsListing
+from tournament.tables import SafeExport, StandingsListing
 
 
 def home(request):
@@ -45,9 +44,9 @@ def _standings_listing(request, tournament, link_teams=True):
 def standings(request, slug):
     tournament = selectors.tournament_get(slug)
     export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
+    if SafeExport.is_valid_format(export_format):
         listing = _standings_listing(request, tournament, link_teams=False)
-        return TableExport(export_format, listing).response(f"{tournament.slug}-standings.{export_format}")
+        return SafeExport(export_format, listing).response(f"{tournament.slug}-standings.{export_format}")
     current = selectors.round_current(tournament)
     context = _tournament_context(
         tournament, standings=_standings_listing(request, tournament), live=selectors.round_is_live(current)

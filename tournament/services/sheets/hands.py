@@ -10,7 +10,7 @@ from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.sheets.write import Change, may_change, sheet_write
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,14 @@ def _apply_entry(hand: Hand, entry: HandEntry) -> None:
     hand.misdeal = False
 
 
+def _staff_entries_check(actor: Actor, hand: Hand, *, with_penalties: bool = False) -> None:
+    """The table link may not change a hand staff entered or corrected, nor remove a penalty staff applied."""
+    if not may_change(actor, hand):
+        raise ServiceError("Staff entered or corrected this hand: only the tournament scorekeeper can change it.")
+    if with_penalties and any(not may_change(actor, penalty) for penalty in hand.penalties.all()):
+        raise ServiceError("Staff applied a penalty on this hand: only the tournament scorekeeper can remove it.")
+
+
 def _next_sequence(table: Table) -> int:
     return (table.hands.aggregate(highest=Max("sequence"))["highest"] or 0) + 1
 
@@ -100,6 +108,7 @@ def table_first_dealer_set(
     reason: str = "",
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
+    director_ruling: bool = False,
 ) -> Table:
     """Name the seat dealt the first diamond: the first dealer of the round."""
     actor = actor_of(actor, user, default=TABLE_LINK)
@@ -118,7 +127,15 @@ def table_first_dealer_set(
             result=table,
         )
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
+    return sheet_write(
+        table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+        director_ruling=director_ruling,
+    )
 
 
 def hand_record(
@@ -130,6 +147,7 @@ def hand_record(
     reason: str = "",
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
+    director_ruling: bool = False,
 ) -> Hand:
     """Enter the next played hand; the engine scores it and the whole sheet."""
     actor = actor_of(actor, user, default=TABLE_LINK)
@@ -137,7 +155,7 @@ def hand_record(
     def edit(table: Table, correction: bool) -> Change:
         checked = _checked_entry(table, entry)
         _first_dealer_from(table, checked.dealer)
-        hand = Hand(table=table, sequence=_next_sequence(table))
+        hand = Hand(table=table, sequence=_next_sequence(table), by_staff=actor.is_staff)
         _apply_entry(hand, checked)
         hand.save()
         return Change(
@@ -147,7 +165,15 @@ def hand_record(
             result=hand,
         )
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
+    return sheet_write(
+        table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+        director_ruling=director_ruling,
+    )
 
 
 def redeal_record(
@@ -177,7 +203,11 @@ def redeal_record(
             raise ServiceError("Choose the team that was out of turn.", field="team")
         _first_dealer_from(table, dealer)
         hand = Hand.objects.create(
-            table=table, sequence=_next_sequence(table), dealer=dealer, misdeal=why is RedealReason.MISDEAL
+            table=table,
+            sequence=_next_sequence(table),
+            dealer=dealer,
+            misdeal=why is RedealReason.MISDEAL,
+            by_staff=actor.is_staff,
         )
         penalty = why.penalty(team) if why.names_a_team else None
         if penalty is not None:
@@ -209,6 +239,7 @@ def hand_update(
     reason: str = "",
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
+    director_ruling: bool = False,
 ) -> Hand:
     """Change a played hand; everything after it is rescored."""
     actor = actor_of(actor, user, default=TABLE_LINK)
@@ -217,11 +248,13 @@ def hand_update(
         stored = Hand.objects.get(pk=hand.pk, table=table)
         if not stored.bid_level:
             raise ServiceError("A re-deal has no bid to change: remove it instead.")
+        _staff_entries_check(actor, stored)
         before = hand_snapshot(stored)
         _apply_entry(stored, _checked_entry(table, entry))
         after = hand_snapshot(stored)
         if before == after:
             return None
+        stored.by_staff = stored.by_staff or actor.is_staff
         stored.save()
         changed = ", ".join(f"{key} {before[key]} → {after[key]}" for key in after if before[key] != after[key])
         return Change(
@@ -233,7 +266,13 @@ def hand_update(
         )
 
     changed = sheet_write(
-        hand.table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on
+        hand.table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+        director_ruling=director_ruling,
     )
     return changed or hand
 
@@ -246,12 +285,14 @@ def hand_remove(
     reason: str = "",
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
+    director_ruling: bool = False,
 ) -> None:
     """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up."""
     actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
         stored = Hand.objects.get(pk=hand.pk, table=table)
+        _staff_entries_check(actor, stored, with_penalties=True)
         before = hand_snapshot(stored)
         label = f"hand {stored.hand_number}" if stored.counts else f"re-deal of hand {stored.hand_number}"
         penalties = [penalty.description for penalty in stored.penalties.all()]
@@ -266,4 +307,12 @@ def hand_remove(
             before={**before, "penalties": penalties},
         )
 
-    sheet_write(hand.table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
+    sheet_write(
+        hand.table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+        director_ruling=director_ruling,
+    )

@@ -5,7 +5,7 @@ from scoring import PenaltyKind, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.sheets.write import Change, may_change, sheet_write
 
 
 def _penalty_snapshot(penalty: Penalty) -> dict:
@@ -47,6 +47,7 @@ def penalty_add(
     user=None,
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
+    director_ruling: bool = False,
 ) -> Penalty:
     """Record a penalty from the rule sheet; its points come from the tournament's rule set."""
     actor = actor_of(actor, user, default=TABLE_LINK)
@@ -83,7 +84,15 @@ def penalty_add(
             result=penalty,
         )
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on)
+    return sheet_write(
+        table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+        director_ruling=director_ruling,
+    )
 
 
 def penalty_remove(
@@ -94,6 +103,7 @@ def penalty_remove(
     reason: str = "",
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
+    director_ruling: bool = False,
 ) -> None:
     """Undo a penalty; the sheet is rescored without it."""
     actor = actor_of(actor, user, default=TABLE_LINK)
@@ -102,6 +112,8 @@ def penalty_remove(
         stored = Penalty.objects.select_related("hand").get(pk=penalty.pk, table=table)
         if stored.kind == PenaltyKind.DIRECTOR_RULING and not actor.is_staff:
             raise ServiceError("Only the tournament director or scorekeeper can undo a ruling.")
+        if not may_change(actor, stored):
+            raise ServiceError("Staff applied this penalty: only the tournament scorekeeper or director can undo it.")
         if not stored.removable:
             raise ServiceError("This penalty is why the cards were dealt again: remove the re-deal instead.")
         before = _penalty_snapshot(stored)
@@ -110,5 +122,11 @@ def penalty_remove(
         return Change(LogEntry.Action.PENALTY_REMOVED, f"Removed: {description}", before=before)
 
     sheet_write(
-        penalty.table, version=version, actor=actor, edit=edit, reason=reason, confirm_knock_on=confirm_knock_on
+        penalty.table,
+        version=version,
+        actor=actor,
+        edit=edit,
+        reason=reason,
+        confirm_knock_on=confirm_knock_on,
+        director_ruling=director_ruling,
     )

@@ -106,6 +106,25 @@ def _void_signatures(table: Table, actor: Actor) -> None:
         )
 
 
+def _result_reversal_check(table: Table, actor: Actor, director_ruling: bool) -> None:
+    """A signed sheet with the result the wrong way round stands unless the director rules it (RULES.md)."""
+    if not actor.is_director:
+        raise ServiceError(
+            f"This correction changes who won table {table.number}. A signed result is changed only by the "
+            "tournament director's ruling: ask the director."
+        )
+    if not director_ruling:
+        raise ServiceError(
+            f"This correction changes who won table {table.number}: confirm that it is your ruling.",
+            field="director_ruling",
+        )
+
+
+def may_change(actor: Actor, record) -> bool:
+    """What staff entered (a hand, a penalty or a ruling) only staff may change or remove."""
+    return actor.is_staff or not record.by_staff
+
+
 @transaction.atomic
 def sheet_write(
     table: Table,
@@ -117,13 +136,15 @@ def sheet_write(
     reason_field: str = "reason",
     scored: bool = True,
     confirm_knock_on: bool = False,
+    director_ruling: bool = False,
 ):
     """Make one change to a sheet and return what the edit returned as its ``result``.
 
     ``edit(table, correction)`` receives the locked table and whether this is a staff correction; it makes
     the change and describes it, or returns None when nothing changed. A ``scored`` change (hands,
     penalties, the first dealer) may be a correction and rescores the sheet; signing and disputes are not.
-    ``reason`` is the correction's reason, passed to the service as ``reason_field``.
+    ``reason`` is the correction's reason, passed to the service as ``reason_field``. A correction that
+    changes who won a signed sheet stands only as a director's ruling (``director_ruling``).
     """
     table = locked_table(table, version)
     correction = correction_check(table, actor, reason, reason_field) if scored else False
@@ -134,6 +155,9 @@ def sheet_write(
     if scored:
         table_recompute(table)
     change.settle()
+    if correction and table.winner_pair != winner_before:
+        _result_reversal_check(table, actor, director_ruling)
+        change.summary += "; the director's ruling changes the result"
     if change.voids_signatures:
         _void_signatures(table, actor)
     _history(table, actor, change, reason=reason, correction=correction)

@@ -1,5 +1,6 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
+from tournament.views.director.access import lockout_remove, lockouts
 from tournament.views.director.events import (
     action_log,
     announcement_remove,
@@ -42,6 +43,8 @@ __all__ = [
     "event_detail",
     "event_edit",
     "hands_export",
+    "lockout_remove",
+    "lockouts",
     "playoffs",
     "playoffs_publish",
     "playoffs_seed",

@@ -2,11 +2,10 @@
 
 from django.http import Http404, JsonResponse
 from django.utils import timezone
-from django_tables2.export import TableExport
 
 from tournament import printing, selectors
 from tournament.services import archive
-from tournament.tables import HandListing
+from tournament.tables import HandListing, SafeExport
 from tournament.views.common import pdf_response
 from tournament.views.permissions import director_required, scorekeeper_required
 
@@ -29,7 +28,7 @@ def hands_export(request, slug, export_format):
         raise Http404("Hands export as CSV or XLSX.")
     tournament = selectors.tournament_get(slug)
     listing = HandListing(selectors.tournament_hands(tournament))
-    return TableExport(export_format, listing).response(f"{tournament.slug}-hands.{export_format}")
+    return SafeExport(export_format, listing).response(f"{tournament.slug}-hands.{export_format}")
 
 
 @scorekeeper_required

@@ -7,13 +7,12 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from tournament import forms, selectors
 from tournament.errors import ImportRejected, ServiceError
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
-from tournament.tables import TeamListing
+from tournament.tables import SafeExport, TeamListing
 from tournament.views.common import form_saved, request_actor
 from tournament.views.permissions import director_required
 
@@ -41,8 +40,8 @@ def team_list(request, slug):
     listing = TeamListing(selectors.teams_with_players(tournament), tournament=tournament, order_by="number")
     RequestConfig(request, paginate=False).configure(listing)
     export_format = request.GET.get("_export")
-    if TableExport.is_valid_format(export_format):
-        exporter = TableExport(export_format, listing, exclude_columns=("actions",))
+    if SafeExport.is_valid_format(export_format):
+        exporter = SafeExport(export_format, listing, exclude_columns=("actions",))
         return exporter.response(f"{tournament.slug}-teams.{export_format}")
     context = {"tournament": tournament, "event": tournament.event, "listing": listing}
     return render(request, "director/teams.html", context)

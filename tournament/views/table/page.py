@@ -18,6 +18,7 @@ from tournament.forms.table import (
 )
 from tournament.models import Round
 from tournament.services.sheets import StaleSheet
+from tournament.services.sheets.write import may_change
 from tournament.views.common import request_actor
 
 
@@ -36,6 +37,7 @@ def change_of(request, data) -> dict:
         "actor": request_actor(request),
         "reason": data["reason"],
         "confirm_knock_on": data["confirm_knock_on"],
+        "director_ruling": data["director_ruling"],
     }
 
 
@@ -77,12 +79,26 @@ class TablePage:
         self.round = self.table.round
         self.tournament = self.round.tournament
         self.rules = self.tournament.rules
-        self.staff = request_actor(request).is_staff
+        actor = request_actor(request)
+        self.staff = actor.is_staff
+        self.director = actor.is_director
         self.seats = selectors.table_seats(self.table)
         sheet = selectors.table_sheet(self.table)
         self.hands = sheet.hands
         self.rulings = sheet.rulings
         self.signatures = sheet.signatures
+        self.changeable_hands = {hand.pk for hand in self.hands if may_change(actor, hand)}
+        self.removable_hands = {
+            hand.pk
+            for hand in self.hands
+            if hand.pk in self.changeable_hands and all(may_change(actor, p) for p in hand.penalties.all())
+        }
+        self.changeable_penalties = {
+            penalty.pk for penalty in self.all_penalties() if may_change(actor, penalty) and penalty.removable
+        }
+
+    def all_penalties(self) -> list:
+        return [penalty for hand in self.hands for penalty in hand.penalties.all()] + self.rulings
 
     @property
     def locked(self) -> bool:

@@ -1,0 +1,62 @@
+"""System checks of the deployment that Django's own do not cover."""
+
+import os
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.checks import Error, Tags, register
+from django.db import DatabaseError
+
+# Passwords that have appeared in this project's README or docs: anyone who read them can try them.
+PUBLISHED_PASSWORDS = ("whist-director",)
+
+
+@register(Tags.security, deploy=True)
+def no_published_passwords(app_configs=None, **kwargs):
+    """With DEBUG off, no active account may still have a password printed in the README or docs."""
+    if settings.DEBUG:
+        return []
+    try:
+        accounts = list(get_user_model().objects.filter(is_active=True))
+    except DatabaseError:
+        return []
+    exposed = [user.get_username() for user in accounts if any(map(user.check_password, PUBLISHED_PASSWORDS))]
+    return [
+        Error(
+            f"The account {name!r} has a password printed in the README or docs.",
+            hint=f"Set a new one: manage.py changepassword {name}",
+            id="tournament.E001",
+        )
+        for name in exposed
+    ]
+
+
+def sqlite_location_problem(database: dict) -> str | None:
+    """Why an SQLite database cannot be saved to, in words for whoever starts the app; None if it can."""
+    if database.get("ENGINE") != "django.db.backends.sqlite3":
+        return None
+    name = str(database.get("NAME") or "")
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    path = Path(name)
+    folder = path.parent
+    if not folder.is_dir():
+        return f"The database folder {folder} does not exist: create it, or set DATABASE_URL to another place."
+    if path.exists() and not path.is_file():
+        return f"The database path {path} is not a file: set DATABASE_URL to a file."
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return f"The database file {path} cannot be written: give this user write access, or move it."
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (
+            f"The database folder {folder} cannot be written (SQLite keeps its journal beside the file): "
+            "give this user write access, or set DATABASE_URL to another place."
+        )
+    return None
+
+
+@register()
+def database_can_be_saved_to(app_configs=None, **kwargs):
+    """A read-only or missing database path is said at start-up, not as an error on every save."""
+    problem = sqlite_location_problem(settings.DATABASES["default"])
+    return [Error(problem, id="tournament.E002")] if problem else []

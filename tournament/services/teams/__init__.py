@@ -1,0 +1,19 @@
+"""Registering teams by hand and from CSV, and the registration desk."""
+
+from tournament.services.teams.csv_import import CSV_COLUMNS, teams_import_csv
+from tournament.services.teams.desk import DESK_FIELDS, team_desk_update
+from tournament.services.teams.entries import MAX_TEAM_NUMBER, PlayerEntry, team_entry_problems
+from tournament.services.teams.register import team_register, team_snapshot, team_update
+
+__all__ = [
+    "CSV_COLUMNS",
+    "DESK_FIELDS",
+    "MAX_TEAM_NUMBER",
+    "PlayerEntry",
+    "team_desk_update",
+    "team_entry_problems",
+    "team_register",
+    "team_snapshot",
+    "team_update",
+    "teams_import_csv",
+]

@@ -1,0 +1,56 @@
+"""The registration desk's switches: check-in, fees, the side pot, withdrawal."""
+
+from django.db import transaction
+
+from tournament.models import LogEntry, Team
+from tournament.services.log import Actor, actor_of, log_write
+
+DESK_FIELDS = ("checked_in", "fee_paid", "side_pot", "withdrawn")
+DESK_WORDS = {
+    ("checked_in", True): "checked in",
+    ("checked_in", False): "check-in undone",
+    ("fee_paid", True): "fee paid",
+    ("fee_paid", False): "fee marked unpaid",
+    ("side_pot", True): "in the side pot",
+    ("side_pot", False): "out of the side pot",
+    ("withdrawn", True): "withdrawn",
+    ("withdrawn", False): "reinstated",
+}
+
+
+@transaction.atomic
+def team_desk_update(
+    *,
+    team: Team,
+    checked_in: bool | None = None,
+    fee_paid: bool | None = None,
+    side_pot: bool | None = None,
+    withdrawn: bool | None = None,
+    actor: Actor | None = None,
+) -> Team:
+    """The registration desk's switches. Withdrawing keeps every round already drawn and scored."""
+    changes = {
+        "checked_in": checked_in,
+        "fee_paid": fee_paid,
+        "side_pot": side_pot,
+        "withdrawn": withdrawn,
+    }
+    fields = [field for field, value in changes.items() if value is not None]
+    before = {field: getattr(team, field) for field in DESK_FIELDS}
+    for field in fields:
+        setattr(team, field, changes[field])
+    if withdrawn:
+        team.checked_in = False
+        fields.append("checked_in")
+    if fields:
+        team.save(update_fields=sorted(set(fields)))
+        words = [DESK_WORDS[field, changes[field]] for field in changes if changes[field] is not None]
+        log_write(
+            actor=actor_of(actor),
+            action=LogEntry.Action.DESK,
+            summary=f"Team #{team.number} {team.display_name}: {', '.join(words)}",
+            team=team,
+            before=before,
+            after={field: getattr(team, field) for field in DESK_FIELDS},
+        )
+    return team
