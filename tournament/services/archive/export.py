@@ -147,6 +147,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "trump_suit": hand.trump_suit,
                 "direction": hand.direction,
                 "books": hand.books,
+                "by_staff": hand.by_staff,
                 "created_at": _time(hand.created_at),
                 "penalties": [
                     _penalty(p, users) for p in sorted(hand.penalties.all(), key=lambda p: (p.created_at, p.pk))

@@ -106,6 +106,7 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
             "bidder": read.field(hand_entry, "bidder", h_path, str, choices=["", *Seat.values()]),
             "bid_kind": read.field(hand_entry, "bid_kind", h_path, str, choices=["", *BidKind.values()]),
             "books": read.field(hand_entry, "books", h_path, int, required=False, low=0, high=13),
+            "by_staff": read.field(hand_entry, "by_staff", h_path, bool, required=False) or False,
         }
         if (
             (level is None) != (fields["bidder"] == "")
