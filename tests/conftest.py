@@ -102,6 +102,8 @@ def sheet():
             return sheets.penalty_add(table=table, version=self.version(table), **kwargs)
 
         def sign(self, table, pair, player, **kwargs):
+            """A player signs for their team with the team's code (the code on its check-in slip)."""
+            kwargs.setdefault("code", table.seatings.get(pair=pair).team.code)
             return sheets.sheet_sign(table=table, version=self.version(table), pair=pair, player=player, **kwargs)
 
         def full_round(self, table):

@@ -59,9 +59,10 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     enter_hand(phone, "W ·", 1, "High", "♣", 6)
     assert phone.get_by_text("Round complete").is_visible()
 
-    for side in ("North–South", "East–West"):
+    for side, pair in (("North–South", "NS"), ("East–West", "EW")):
         form = phone.locator("form.sign-form", has_text=side)
         form.locator("[data-field=player] label").first.click()
+        form.get_by_label("Team code").fill(live_table.team_at(pair).code)
         form.get_by_role("button", name=f"Sign for {side}").click()
     assert phone.get_by_text("Signed by both teams and locked.").is_visible()
 

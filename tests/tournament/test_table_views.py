@@ -188,11 +188,13 @@ def test_signing_through_the_page(client, table, sheet):
     ns_player = table.team_at("NS").members[1].player
     page = text_of(client.get(url("table", table)))
     assert "Sign the sheet" in page and "East–West win 10–3" in page
-    response = client.post(
-        url("table_sign", table),
-        {"sign-NS-version": table.version, "sign-NS-pair": "NS", "sign-NS-player": ns_player.pk},
-    )
-    assert response.status_code == 302
+    data = {"sign-NS-version": table.version, "sign-NS-pair": "NS", "sign-NS-player": ns_player.pk}
+    response = client.post(url("table_sign", table), {**data, "sign-NS-code": table.team_at("EW").code})
+    assert response.status_code == 400 and 'id="id_sign-NS-code_error"' in response.content.decode()
+    assert "code: each team vouches with its own" in text_of(response) and not table.signatures.exists()
+    code = table.team_at("NS").code.lower()
+    response = client.post(url("table_sign", table), {**data, "sign-NS-code": f"{code[:3]} {code[3:]}"})
+    assert response.status_code == 302, "the code is read in any case, with a space"
     assert table.signatures.get().player == ns_player
 
 

@@ -166,14 +166,41 @@ class PenaltyForm(VersionedForm):
         self.fields["reason"].help_text = "Required for a ruling, and for any change once the sheet is signed."
 
 
+class CodeInput(forms.TextInput):
+    """A team code typed on a phone: capitals, no autocorrect, nothing remembered."""
+
+    def __init__(self):
+        super().__init__(
+            attrs={"autocomplete": "off", "autocapitalize": "characters", "autocorrect": "off", "spellcheck": "false"}
+        )
+
+
+def code_field(label: str = "Team code") -> forms.CharField:
+    return forms.CharField(
+        max_length=12,
+        required=False,
+        label=label,
+        widget=CodeInput(),
+        help_text="The 6 characters on the team's check-in slip. Staff need none.",
+    )
+
+
 class SignForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
     player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
+    code = code_field()
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [(player.pk, player.name) for player in players]
+
+
+class AcceptForm(forms.Form):
+    """The other team accepts a hand with its code, on the same phone."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    code = code_field("Your team code")
 
 
 class RemoveForm(VersionedForm):

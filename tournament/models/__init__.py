@@ -1,17 +1,29 @@
 """What a tournament weekend is made of: events, tournaments, players, teams, rounds, tables, sheets,
 the playoff and the action log."""
 
-from tournament.models.events import STANDINGS_ORDERS, Announcement, Event, Player, Team, TeamMember, Tournament
+from tournament.models.events import (
+    STANDINGS_ORDERS,
+    Announcement,
+    Event,
+    Player,
+    Team,
+    TeamMember,
+    Tournament,
+    new_team_code,
+    team_code_typed,
+)
 from tournament.models.log import LogEntry
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
 from tournament.models.rounds import Round, Seating, Table, new_table_secret
-from tournament.models.sheets import Hand, Penalty, Signature
+from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
+from tournament.models.throttle import Throttle
 
 __all__ = [
     "STANDINGS_ORDERS",
     "Announcement",
     "Event",
     "Hand",
+    "HandSubmission",
     "LogEntry",
     "Penalty",
     "Player",
@@ -23,6 +35,9 @@ __all__ = [
     "Table",
     "Team",
     "TeamMember",
+    "Throttle",
     "Tournament",
     "new_table_secret",
+    "new_team_code",
+    "team_code_typed",
 ]

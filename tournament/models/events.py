@@ -1,5 +1,7 @@
 """An event and its tournaments, the players and their teams, and the director's announcements."""
 
+import secrets
+
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -36,6 +38,11 @@ STANDINGS_ORDERS = [
 
 
 class Tournament(models.Model):
+    class SheetMode(models.TextChoices):
+        SIGN = "sign", "The sitting team enters; both teams sign with their codes"
+        ACCEPT = "accept", "The opponents accept each hand with their code"
+        DOUBLE = "double", "Blind double entry: each team enters every hand on its own phone"
+
     class Status(models.TextChoices):
         SETUP = "setup", "Setting up"
         RUNNING = "running", "Qualifying rounds"
@@ -64,6 +71,12 @@ class Tournament(models.Model):
         default=False, help_text="Double elimination: a losers' bracket, and a grand final reset."
     )
     playoff_published_at = models.DateTimeField(null=True, blank=True)
+    sheet_mode = models.CharField(
+        max_length=6,
+        choices=SheetMode.choices,
+        default=SheetMode.SIGN,
+        help_text="How the teams vouch for their sheets.",
+    )
     avoid_same_city_rounds = models.PositiveSmallIntegerField(
         default=2, help_text="In this many first rounds, draws keep teams of one city or club apart where possible."
     )
@@ -109,8 +122,25 @@ class Player(models.Model):
         return f"{self.name} ({self.city})" if self.city else self.name
 
 
+# A team's code is read off a slip and typed on a phone: no letters or digits that look alike.
+CODE_ALPHABET = "ACDEFHJKMNPQRTUVWXY3479"
+CODE_LENGTH = 6
+
+
+def new_team_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def team_code_typed(text: str) -> str:
+    """A code as a player types it: any case, with spaces or dashes."""
+    return "".join(text.split()).replace("-", "").upper()[: CODE_LENGTH + 2]
+
+
 class Team(models.Model):
-    """Two players who sit opposite each other in one tournament."""
+    """Two players who sit opposite each other in one tournament.
+
+    ``code`` is handed to the team at check-in: it signs the team's sheets and opens the team's page.
+    """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
     number = models.PositiveIntegerField()
@@ -121,6 +151,7 @@ class Team(models.Model):
     side_pot = models.BooleanField(default=False)
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
+    code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_team_code, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -46,10 +46,17 @@ class LogEntry(models.Model):
         DISPUTED = "disputed", "Director called"
         DISPUTE_RESOLVED = "dispute_resolved", "Dispute resolved"
         RESCORED = "rescored", "Sheet rescored"
+        HAND_ACCEPTED = "hand_accepted", "Hand accepted"
+        HAND_SUBMITTED = "hand_submitted", "Hand entered by one team"
+        ENTRIES_DIFFER = "entries_differ", "Teams' entries differ"
+        ENTRIES_SETTLED = "entries_settled", "Entries settled by staff"
+        CODE_ISSUED = "code_issued", "Team code issued"
+        WRONG_CODE = "wrong_code", "Wrong team code"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"
         TABLE = "table", "Table link"
+        TEAM = "team", "Team"
         COMMAND = "command", "Command"
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
@@ -66,7 +73,10 @@ class LogEntry(models.Model):
     after = models.JSONField(null=True, blank=True)
     correction = models.BooleanField(default=False, help_text="A staff change to a signed sheet.")
     actor = models.CharField(max_length=8, choices=Actor.choices)
-    actor_name = models.CharField(max_length=150, blank=True, help_text="The staff account, or the command run.")
+    actor_name = models.CharField(
+        max_length=150, blank=True, help_text="The staff account, the team, or the command run."
+    )
+    device = models.CharField(max_length=100, blank=True, help_text="The phone or browser it came from.")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -82,3 +92,8 @@ class LogEntry(models.Model):
         if self.actor == self.Actor.TABLE:
             return "table link"
         return self.actor_name or self.get_actor_display().lower()
+
+    @property
+    def where(self) -> str:
+        """The actor and the device, for a sheet's history: "team #4 on phone 3f9c…"."""
+        return f"{self.who} on {self.device}" if self.device else self.who

@@ -30,6 +30,10 @@ class Hand(models.Model):
     by_staff = models.BooleanField(
         default=False, help_text="Entered or last changed by staff: the table link may not change it."
     )
+    entered_by = models.CharField(
+        max_length=2, choices=Pair.choices(), blank=True, help_text="The team that entered it (blank: staff)."
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True, help_text="When the other team accepted it.")
 
     hand_number = models.PositiveSmallIntegerField(default=0)
     counts = models.BooleanField(default=True)
@@ -159,6 +163,7 @@ class Signature(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures")
     pair = models.CharField(max_length=2, choices=Pair.choices())
     player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
+    device = models.CharField(max_length=100, blank=True, help_text="The phone the team signed on.")
     signed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -167,3 +172,61 @@ class Signature(models.Model):
 
     def __str__(self):
         return f"{self.player.name} signed for {self.get_pair_display()} at table {self.table.number}"
+
+
+class HandSubmission(models.Model):
+    """One team's own entry of a deal in blind double entry, kept until the other team's agrees.
+
+    ``sequence`` is the place on the sheet the deal will take. A re-deal has a reason and no bid.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="submissions")
+    pair = models.CharField(max_length=2, choices=Pair.choices())
+    sequence = models.PositiveSmallIntegerField()
+    dealer = models.CharField(max_length=1, choices=Seat.choices())
+    redeal_reason = models.CharField(max_length=20, choices=scoring.RedealReason.choices(), blank=True)
+    redeal_team = models.CharField(max_length=2, choices=Pair.choices(), blank=True)
+    bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
+    bid_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    bid_kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
+    trump_suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
+    direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
+    books = models.PositiveSmallIntegerField(null=True, blank=True)
+    device = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "sequence", "pair"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "pair", "sequence"], name="one_submission_per_team_and_deal")
+        ]
+
+    def __str__(self):
+        return f"{self.get_pair_display()}'s entry of deal {self.sequence} at table {self.table.number}"
+
+    ENTRY_FIELDS = (
+        "dealer",
+        "redeal_reason",
+        "redeal_team",
+        "bidder",
+        "bid_level",
+        "bid_kind",
+        "trump_suit",
+        "direction",
+        "books",
+    )
+
+    def entry(self) -> dict:
+        """What the team entered, to compare with the other team's."""
+        return {name: getattr(self, name) for name in self.ENTRY_FIELDS}
+
+    @property
+    def words(self) -> str:
+        """The entry as a player reads it: "4 Special ♥ by East, 10 books (dealt by North)"."""
+        dealt = f"dealt by {Seat(self.dealer).label}"
+        if self.redeal_reason:
+            return f"Re-deal: {scoring.RedealReason(self.redeal_reason).label.lower()} ({dealt})"
+        contract = scoring.Contract(
+            scoring.Bid(self.bid_level, self.bid_kind), self.trump_suit or None, self.direction or None
+        )
+        return f"{contract} by {Seat(self.bidder).label}, {self.books} books ({dealt})"

@@ -13,6 +13,8 @@ class Actor:
     kind: str
     user: object = None
     name: str = ""
+    device: str = ""
+    team_id: int | None = None
 
     @classmethod
     def staff(cls, user) -> "Actor":
@@ -21,6 +23,15 @@ class Actor:
     @classmethod
     def command(cls, name: str = "") -> "Actor":
         return cls(LogEntry.Actor.COMMAND, None, name)
+
+    @classmethod
+    def table_link(cls, device: str = "") -> "Actor":
+        return cls(LogEntry.Actor.TABLE, None, "", device)
+
+    @classmethod
+    def team(cls, team, device: str = "") -> "Actor":
+        """A team acting on its own phone, having shown its code."""
+        return cls(LogEntry.Actor.TEAM, None, f"team #{team.number}", device, team.pk)
 
     @property
     def is_staff(self) -> bool:
@@ -92,4 +103,5 @@ def log_write(
         correction=correction,
         actor=actor.kind,
         actor_name=actor.name,
+        device=actor.device[:100],
     )

@@ -63,8 +63,9 @@ def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
     if sign:
         for pair in ("NS", "EW"):
             table.refresh_from_db()
-            player = table.seatings.get(pair=pair).team.memberships.order_by("position").first().player
-            sheet_sign(table=table, version=table.version, pair=pair, player=player)
+            team = table.seatings.get(pair=pair).team
+            player = team.memberships.order_by("position").first().player
+            sheet_sign(table=table, version=table.version, pair=pair, player=player, code=team.code)
 
 
 def demo_event_play(director: Actor) -> Event:

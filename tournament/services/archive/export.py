@@ -41,6 +41,7 @@ def log_entry_data(entry: LogEntry, team_numbers: dict[int, int]) -> dict:
         "correction": entry.correction,
         "actor": entry.actor,
         "actor_name": entry.actor_name,
+        "device": entry.device,
         "created_at": _time(entry.created_at),
     }
     if entry.table_id is not None:
@@ -91,6 +92,7 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
         "paper_size": tournament.paper_size,
         "standings_order": tournament.standings_order,
         "avoid_same_city_rounds": tournament.avoid_same_city_rounds,
+        "sheet_mode": tournament.sheet_mode,
         "created_at": _time(tournament.created_at),
         "playoff": {
             "third_place": tournament.playoff_third_place,
@@ -110,6 +112,7 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
                 "side_pot": team.side_pot,
                 "checked_in": team.checked_in,
                 "withdrawn": team.withdrawn,
+                "code": team.code,
                 "created_at": _time(team.created_at),
             }
             for team in teams
@@ -148,6 +151,8 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "direction": hand.direction,
                 "books": hand.books,
                 "by_staff": hand.by_staff,
+                "entered_by": hand.entered_by,
+                "accepted_at": _time(hand.accepted_at),
                 "created_at": _time(hand.created_at),
                 "penalties": [
                     _penalty(p, users) for p in sorted(hand.penalties.all(), key=lambda p: (p.created_at, p.pk))
@@ -173,8 +178,23 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                     _penalty(p, users) for p in table.penalties.filter(hand__isnull=True).order_by("created_at", "pk")
                 ],
                 "signatures": [
-                    {"pair": s.pair, "player": player_ids[s.player_id], "signed_at": _time(s.signed_at)}
+                    {
+                        "pair": s.pair,
+                        "player": player_ids[s.player_id],
+                        "device": s.device,
+                        "signed_at": _time(s.signed_at),
+                    }
                     for s in table.signatures.order_by("pair")
+                ],
+                "submissions": [
+                    {
+                        "pair": sub.pair,
+                        "sequence": sub.sequence,
+                        **{name: getattr(sub, name) for name in sub.ENTRY_FIELDS},
+                        "device": sub.device,
+                        "created_at": _time(sub.created_at),
+                    }
+                    for sub in table.submissions.order_by("sequence", "pair")
                 ],
                 "changes": [log_entry_data(entry, team_numbers) for entry in table.changes.order_by("version", "pk")],
             }

@@ -21,14 +21,28 @@ from tournament.models import (
     TeamMember,
     Tournament,
 )
+from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.services.archive.export import FORMAT, VERSION
 from tournament.services.archive.reader import Reader
 from tournament.services.archive.sheets import import_log, import_table, set_times
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
+from tournament.services.teams.codes import unused_team_code
 
 READS = (1, VERSION)
+
+
+def _team_code(read: Reader, entry: dict, path: str, as_copy: bool) -> str:
+    """The archived code, or a new one for a copy or an archive that has none (version 1)."""
+    code = read.field(entry, "code", path, str, required=False)
+    if as_copy or not code:
+        return unused_team_code()
+    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
+        read.fail(f"{path}.code", f"{code[:20]!r} is not a team code")
+    if Team.objects.filter(code=code).exists():
+        read.fail(f"{path}.code", "this team code is already used in this database")
+    return code
 
 
 def _user_lookup():
@@ -127,6 +141,8 @@ def _import_tournament(read: Reader, event: Event, entry, path: str, player, use
         paper_size=read.field(entry, "paper_size", path, str, choices=Tournament.PaperSize.values),
         standings_order=read.field(entry, "standings_order", path, str, choices=[key for key, _ in STANDINGS_ORDERS]),
         avoid_same_city_rounds=read.field(entry, "avoid_same_city_rounds", path, int, low=0, high=20),
+        sheet_mode=read.field(entry, "sheet_mode", path, str, required=False, choices=Tournament.SheetMode.values)
+        or Tournament.SheetMode.SIGN,
     )
     set_times(Tournament, tournament.pk, created_at=read.field(entry, "created_at", path, "datetime", required=False))
 
@@ -155,6 +171,7 @@ def _import_tournament(read: Reader, event: Event, entry, path: str, player, use
             side_pot=read.field(team_entry, "side_pot", team_path, bool),
             checked_in=read.field(team_entry, "checked_in", team_path, bool),
             withdrawn=read.field(team_entry, "withdrawn", team_path, bool),
+            code=_team_code(read, team_entry, team_path, as_copy),
         )
         set_times(Team, team.pk, created_at=read.field(team_entry, "created_at", team_path, "datetime", required=False))
         TeamMember.objects.bulk_create(

@@ -2,11 +2,23 @@
 
 from django.utils import timezone
 
-from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, Seat, Suit
+from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
 from tournament.errors import ServiceError
-from tournament.models import Event, Hand, LogEntry, Penalty, Round, Signature, Table, new_table_secret
+from tournament.models import (
+    Event,
+    Hand,
+    HandSubmission,
+    LogEntry,
+    Penalty,
+    Round,
+    Signature,
+    Table,
+    new_table_secret,
+)
 from tournament.services.archive.reader import Reader
 from tournament.services.recompute import table_recompute
+
+PAIR_OR_NONE = ["", *Pair.values()]
 
 
 def set_times(model, pk: int, **times) -> None:
@@ -50,6 +62,7 @@ def import_log(read: Reader, items, path: str, *, event: Event, tournament=None,
                 correction=read.field(item, "correction", where, bool, required=False) or False,
                 actor=actor,
                 actor_name=actor_name,
+                device=(read.field(item, "device", where, str, required=False) or "")[:100],
                 created_at=read.field(item, "created_at", where, "datetime", required=False) or timezone.now(),
             )
         )
@@ -107,6 +120,11 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
             "bid_kind": read.field(hand_entry, "bid_kind", h_path, str, choices=["", *BidKind.values()]),
             "books": read.field(hand_entry, "books", h_path, int, required=False, low=0, high=13),
             "by_staff": read.field(hand_entry, "by_staff", h_path, bool, required=False) or False,
+            "entered_by": read.field(
+                hand_entry, "entered_by", h_path, str, required=False, choices=["", *Pair.values()]
+            )
+            or "",
+            "accepted_at": read.field(hand_entry, "accepted_at", h_path, "datetime", required=False),
         }
         if (
             (level is None) != (fields["bidder"] == "")
@@ -136,11 +154,15 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
             read.fail(f"{s_path}.pair", "a team signs once")
         pairs.add(pair)
         created = Signature.objects.create(
-            table=table, pair=pair, player=player(signature.get("player"), f"{s_path}.player")
+            table=table,
+            pair=pair,
+            player=player(signature.get("player"), f"{s_path}.player"),
+            device=(read.field(signature, "device", s_path, str, required=False) or "")[:100],
         )
         set_times(
             Signature, created.pk, signed_at=read.field(signature, "signed_at", s_path, "datetime", required=False)
         )
+    _import_submissions(read, table, entry.get("submissions", []), f"{path}.submissions")
     import_log(
         read,
         read.items(entry, "changes", path),
@@ -155,3 +177,30 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
         read.fail(path, f"the rules refuse this sheet: {error.message}")
     table.refresh_from_db()
     return table
+
+
+def _import_submissions(read: Reader, table: Table, items, path: str) -> None:
+    """Blind double entries still waiting for the other team's (archive version 2)."""
+    if not isinstance(items, list):
+        read.fail(path, "expected a list")
+    for index, item in enumerate(items):
+        where = f"{path}[{index}]"
+        read.mapping(item, where)
+        created = HandSubmission.objects.create(
+            table=table,
+            pair=read.field(item, "pair", where, str, choices=Pair.values()),
+            sequence=read.field(item, "sequence", where, int, low=1, high=100),
+            dealer=read.field(item, "dealer", where, str, choices=Seat.values()),
+            redeal_reason=read.field(item, "redeal_reason", where, str, choices=["", *RedealReason.values()]),
+            redeal_team=read.field(item, "redeal_team", where, str, choices=["", *Pair.values()]),
+            bidder=read.field(item, "bidder", where, str, choices=["", *Seat.values()]),
+            bid_level=read.field(item, "bid_level", where, int, required=False, low=1, high=7),
+            bid_kind=read.field(item, "bid_kind", where, str, choices=["", *BidKind.values()]),
+            trump_suit=read.field(item, "trump_suit", where, str, choices=["", *Suit.values()]),
+            direction=read.field(item, "direction", where, str, choices=["", *Direction.values()]),
+            books=read.field(item, "books", where, int, required=False, low=0, high=13),
+            device=(read.field(item, "device", where, str, required=False) or "")[:100],
+        )
+        set_times(
+            HandSubmission, created.pk, created_at=read.field(item, "created_at", where, "datetime", required=False)
+        )

@@ -5,6 +5,7 @@ the version the person was looking at, makes the change, rescores the whole shee
 (refusing the change if the rules do) and records it in the sheet's history.
 """
 
+from tournament.services.sheets.double import Submitted, entries_settle, hand_submit
 from tournament.services.sheets.hands import (
     HandEntry,
     hand_preview,
@@ -16,17 +17,29 @@ from tournament.services.sheets.hands import (
     table_first_dealer_set,
 )
 from tournament.services.sheets.penalties import penalty_add, penalty_remove
-from tournament.services.sheets.signing import sheet_dispute, sheet_dispute_resolve, sheet_sign
+from tournament.services.sheets.signing import (
+    WrongCode,
+    hand_accept,
+    sheet_dispute,
+    sheet_dispute_resolve,
+    sheet_sign,
+    waiting_hands,
+)
 from tournament.services.sheets.write import Change, StaleSheet, sheet_write
 
 __all__ = [
     "Change",
     "HandEntry",
     "StaleSheet",
+    "Submitted",
+    "WrongCode",
+    "entries_settle",
+    "hand_accept",
     "hand_preview",
     "hand_record",
     "hand_remove",
     "hand_snapshot",
+    "hand_submit",
     "hand_update",
     "penalty_add",
     "penalty_remove",
@@ -36,4 +49,5 @@ __all__ = [
     "sheet_sign",
     "sheet_write",
     "table_first_dealer_set",
+    "waiting_hands",
 ]

@@ -3,11 +3,12 @@
 from dataclasses import dataclass, replace
 
 from django.db.models import Max
+from django.utils import timezone
 
 import scoring
 from scoring import RedealReason, ScoringError, Seat
 from tournament.errors import ServiceError
-from tournament.models import Hand, LogEntry, Penalty, Table
+from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.write import Change, may_change, sheet_write
@@ -40,7 +41,7 @@ def hand_snapshot(hand: Hand) -> dict:
     }
 
 
-def _checked_entry(table: Table, entry: HandEntry) -> HandEntry:
+def checked_entry(table: Table, entry: HandEntry) -> HandEntry:
     """The entry as the engine reads it, or a refusal beside the field it concerns."""
     rules = table.round.tournament.rules
     for field, value in (("dealer", entry.dealer), ("bidder", entry.bidder)):
@@ -58,7 +59,7 @@ def _checked_entry(table: Table, entry: HandEntry) -> HandEntry:
     return replace(entry, kind=str(bid.kind), direction=str(contract.direction or ""))
 
 
-def _apply_entry(hand: Hand, entry: HandEntry) -> None:
+def apply_entry(hand: Hand, entry: HandEntry) -> None:
     hand.dealer = entry.dealer
     hand.bidder = entry.bidder
     hand.bid_level = entry.level
@@ -67,6 +68,26 @@ def _apply_entry(hand: Hand, entry: HandEntry) -> None:
     hand.direction = entry.direction
     hand.books = entry.books
     hand.misdeal = False
+
+
+def entry_mode_check(table: Table, actor: Actor) -> None:
+    """In blind double entry each team enters every deal on its own phone; only staff enter one directly."""
+    if table.round.tournament.sheet_mode == Tournament.SheetMode.DOUBLE and not actor.is_staff:
+        raise ServiceError(
+            "In this tournament each team enters every hand on its own phone, on its team page: "
+            "a hand is recorded when both teams' entries agree."
+        )
+
+
+def entered_by(table: Table, actor: Actor) -> dict:
+    """Who entered a deal and whether it still waits for the other team (when opponents accept each hand)."""
+    if actor.is_staff:
+        return {"entered_by": "", "accepted_at": timezone.now()}
+    pair = table.sitting_pair
+    if actor.team_id is not None:
+        pair = table.seatings.get(team_id=actor.team_id).pair
+    waits = table.round.tournament.sheet_mode == Tournament.SheetMode.ACCEPT
+    return {"entered_by": pair, "accepted_at": None if waits else timezone.now()}
 
 
 def _staff_entries_check(actor: Actor, hand: Hand, *, with_penalties: bool = False) -> None:
@@ -81,7 +102,7 @@ def _next_sequence(table: Table) -> int:
     return (table.hands.aggregate(highest=Max("sequence"))["highest"] or 0) + 1
 
 
-def _first_dealer_from(table: Table, dealer: str) -> None:
+def first_dealer_from(table: Table, dealer: str) -> None:
     """Until someone names the first dealer, the first deal's dealer is it."""
     if not table.first_dealer:
         table.first_dealer = dealer
@@ -90,9 +111,9 @@ def _first_dealer_from(table: Table, dealer: str) -> None:
 
 def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) -> scoring.RoundScore:
     """The sheet as it would be with this hand added (or ``hand`` changed), without saving anything."""
-    entry = _checked_entry(table, entry)
+    entry = checked_entry(table, entry)
     candidate = Hand(table=table, pk=hand.pk if hand else None)
-    _apply_entry(candidate, entry)
+    apply_entry(candidate, entry)
     sheet = sheet_load(table)
     if hand is None:
         return sheet_score(sheet, extra=candidate)
@@ -153,11 +174,13 @@ def hand_record(
     actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
-        checked = _checked_entry(table, entry)
-        _first_dealer_from(table, checked.dealer)
-        hand = Hand(table=table, sequence=_next_sequence(table), by_staff=actor.is_staff)
-        _apply_entry(hand, checked)
+        entry_mode_check(table, actor)
+        checked = checked_entry(table, entry)
+        first_dealer_from(table, checked.dealer)
+        hand = Hand(table=table, sequence=_next_sequence(table), by_staff=actor.is_staff, **entered_by(table, actor))
+        apply_entry(hand, checked)
         hand.save()
+        table.submissions.filter(sequence=hand.sequence).delete()
         return Change(
             LogEntry.Action.HAND_ADDED,
             lambda: f"Hand {hand.hand_number}: {hand.bid_text} by {Seat(hand.bidder).label}, {hand.books} books",
@@ -201,13 +224,15 @@ def redeal_record(
         why = RedealReason(reason)
         if why.names_a_team and team not in scoring.Pair.values():
             raise ServiceError("Choose the team that was out of turn.", field="team")
-        _first_dealer_from(table, dealer)
+        first_dealer_from(table, dealer)
+        entry_mode_check(table, actor)
         hand = Hand.objects.create(
             table=table,
             sequence=_next_sequence(table),
             dealer=dealer,
             misdeal=why is RedealReason.MISDEAL,
             by_staff=actor.is_staff,
+            **entered_by(table, actor),
         )
         penalty = why.penalty(team) if why.names_a_team else None
         if penalty is not None:
@@ -250,11 +275,14 @@ def hand_update(
             raise ServiceError("A re-deal has no bid to change: remove it instead.")
         _staff_entries_check(actor, stored)
         before = hand_snapshot(stored)
-        _apply_entry(stored, _checked_entry(table, entry))
+        apply_entry(stored, checked_entry(table, entry))
         after = hand_snapshot(stored)
         if before == after:
             return None
+        entry_mode_check(table, actor)
         stored.by_staff = stored.by_staff or actor.is_staff
+        for name, value in entered_by(table, actor).items():
+            setattr(stored, name, value)
         stored.save()
         changed = ", ".join(f"{key} {before[key]} → {after[key]}" for key in after if before[key] != after[key])
         return Change(
@@ -291,6 +319,7 @@ def hand_remove(
     actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
+        entry_mode_check(table, actor)
         stored = Hand.objects.get(pk=hand.pk, table=table)
         _staff_entries_check(actor, stored, with_penalties=True)
         before = hand_snapshot(stored)

@@ -1,18 +1,75 @@
-"""Signing a completed sheet, and calling the director about it."""
+"""Signing a completed sheet with the team's code, accepting the other team's hands, and disputes."""
 
 from django.utils import timezone
 
 from scoring import Pair
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Player, Round, Signature, Table
+from tournament.models import Hand, LogEntry, Player, Round, Signature, Table, Team, Tournament, team_code_typed
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.throttle import throttle_check, throttle_fail
+
+
+class WrongCode(ServiceError):
+    """A team code that is not the team's; counted, so that guessing codes at a table is slowed down."""
+
+
+def _team_at(table: Table, side: Pair) -> Team:
+    return table.seatings.select_related("team").get(pair=side).team
+
+
+def code_check(table: Table, side: Pair, code: str, actor: Actor) -> Team:
+    """The team at ``side``, if ``code`` is its code (staff need none); a withdrawn team vouches for nothing."""
+    team = _team_at(table, side)
+    if team.withdrawn:
+        raise ServiceError(f"Team #{team.number} has withdrawn: ask the tournament director.", field="code")
+    if actor.is_staff:
+        return team
+    typed = team_code_typed(code)
+    if not typed:
+        raise ServiceError(f"Type {side.label}'s team code, from the slip they were given.", field="code")
+    if typed != team.code:
+        other = _team_at(table, side.other)
+        if typed == other.code:
+            raise WrongCode(f"That is {side.other.label}'s code: each team vouches with its own.", field="code")
+        raise WrongCode(f"That is not {side.label}'s code (team #{team.number}).", field="code")
+    return team
+
+
+def with_codes_counted(table: Table, actor: Actor, write):
+    """Run a write that checks a team code; wrong codes at one table are counted and paused."""
+    key = f"table-codes:{table.pk}"
+    if not actor.is_staff:
+        throttle_check(key)
+    try:
+        return write()
+    except WrongCode:
+        throttle_fail(key)
+        raise
+
+
+def waiting_hands(table: Table) -> list[str]:
+    """What still waits for the teams before the sheet can be signed, in words (empty when nothing does)."""
+    mode = table.round.tournament.sheet_mode
+    if mode == Tournament.SheetMode.ACCEPT:
+        pending = table.hands.filter(accepted_at__isnull=True).order_by("sequence")
+        return [f"hand {hand.hand_number} is not accepted by the other team yet" for hand in pending]
+    if mode == Tournament.SheetMode.DOUBLE and table.submissions.exists():
+        return ["a deal waits for both teams' entries to agree"]
+    return []
 
 
 def sheet_sign(
-    *, table: Table, version: int, pair: str, player: Player, user=None, actor: Actor | None = None
+    *,
+    table: Table,
+    version: int,
+    pair: str,
+    player: Player,
+    user=None,
+    actor: Actor | None = None,
+    code: str = "",
 ) -> Signature:
-    """A player confirms the completed sheet for their team; the second team's signature locks it."""
+    """A player confirms the completed sheet for their team with the team's code; the second team locks it."""
     actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
@@ -26,23 +83,59 @@ def sheet_sign(
             raise ServiceError(
                 "The director has been called about this sheet: it is signed once the dispute is settled."
             )
+        waiting = waiting_hands(table)
+        if waiting:
+            raise ServiceError(f"The sheet cannot be signed yet: {'; '.join(waiting)}.")
         if pair not in Pair.values():
             raise ServiceError("Choose the team you sign for.", field="pair")
         side = Pair(pair)
-        team = table.seatings.select_related("team").get(pair=side).team
+        team = code_check(table, side, code, actor)
         if not team.memberships.filter(player=player).exists():
             raise ServiceError(f"{player.name} does not play for {side.label} at this table.", field="player")
         if table.signatures.filter(pair=side).exists():
             raise ServiceError(f"{side.label} have signed already.", field="pair")
-        signature = Signature.objects.create(table=table, pair=side, player=player)
-        summary = f"{player.name} signed for {side.label} ({table.ns_total}–{table.ew_total})"
+        signature = Signature.objects.create(table=table, pair=side, player=player, device=actor.device[:100])
+        how = "for the team, as staff" if actor.is_staff else "with the team's code"
+        summary = (
+            f"{player.name} signed for {side.label}, team #{team.number}, {how} ({table.ns_total}–{table.ew_total})"
+        )
         if table.signatures.count() == 2:
             table.locked_at = timezone.now()
             table.save(update_fields=["locked_at"])
             summary += "; both teams signed, the sheet is locked"
         return Change(LogEntry.Action.SIGNED, summary, result=signature, voids_signatures=False)
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
+    return with_codes_counted(
+        table, actor, lambda: sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
+    )
+
+
+def hand_accept(
+    *, table: Table, version: int, hand: Hand, code: str = "", user=None, actor: Actor | None = None
+) -> Hand:
+    """The team that did not enter a hand accepts it with its code (tournaments whose opponents accept)."""
+    actor = actor_of(actor, user, default=TABLE_LINK)
+
+    def edit(table: Table, correction: bool) -> Change:
+        if table.round.tournament.sheet_mode != Tournament.SheetMode.ACCEPT:
+            raise ServiceError("In this tournament the teams sign the whole sheet; hands are not accepted one by one.")
+        stored = Hand.objects.get(pk=hand.pk, table=table)
+        if stored.accepted_at is not None:
+            raise ServiceError(f"Hand {stored.hand_number} is accepted already.")
+        side = Pair(stored.entered_by).other if stored.entered_by else Pair(table.sitting_pair).other
+        team = code_check(table, side, code, actor)
+        stored.accepted_at = timezone.now()
+        stored.save(update_fields=["accepted_at"])
+        return Change(
+            LogEntry.Action.HAND_ACCEPTED,
+            f"{side.label} (team #{team.number}) accepted hand {stored.hand_number}",
+            result=stored,
+            voids_signatures=False,
+        )
+
+    return with_codes_counted(
+        table, actor, lambda: sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
+    )
 
 
 def sheet_dispute(*, table: Table, version: int, pair: str, note: str, user=None, actor: Actor | None = None) -> Table:

@@ -1,5 +1,6 @@
 """Registering teams by hand and from CSV, and the registration desk."""
 
+from tournament.services.teams.codes import team_code_open, team_code_renew
 from tournament.services.teams.csv_import import CSV_COLUMNS, teams_import_csv
 from tournament.services.teams.desk import DESK_FIELDS, team_desk_update
 from tournament.services.teams.entries import MAX_TEAM_NUMBER, PlayerEntry, team_entry_problems
@@ -10,6 +11,8 @@ __all__ = [
     "DESK_FIELDS",
     "MAX_TEAM_NUMBER",
     "PlayerEntry",
+    "team_code_open",
+    "team_code_renew",
     "team_desk_update",
     "team_entry_problems",
     "team_register",

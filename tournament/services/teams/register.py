@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Team, TeamMember, Tournament
 from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.teams.codes import unused_team_code
 from tournament.services.teams.entries import (
     PlayerEntry,
     checked_entries,
@@ -71,6 +72,7 @@ def register(tournament, players, name, city, number, fee_paid, side_pot, checke
         city = cities.pop() if len(cities) == 1 else ""
     team = Team.objects.create(
         tournament=tournament,
+        code=unused_team_code(),
         number=number,
         name=" ".join(name.split()),
         city=" ".join(city.split()),

@@ -63,6 +63,7 @@ def sheet_sign(request, secret):
             version=form.cleaned_data["version"],
             pair=pair,
             player=players[form.cleaned_data["player"]],
+            code=form.cleaned_data["code"],
             actor=request_actor(request),
         )
         response = sheet_form_run(

@@ -1,0 +1,42 @@
+"""Team codes: handed out at check-in, they sign the team's sheets and open the team's own page."""
+
+from django.db import transaction
+
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Team, new_team_code, team_code_typed
+from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.throttle import throttle_check, throttle_clear, throttle_fail
+
+
+def unused_team_code() -> str:
+    code = new_team_code()
+    while Team.objects.filter(code=code).exists():
+        code = new_team_code()
+    return code
+
+
+@transaction.atomic
+def team_code_renew(*, team: Team, actor: Actor | None = None) -> Team:
+    """Give the team a new code: the old one stops signing and stops opening the team's page."""
+    team = Team.objects.select_for_update().select_related("tournament__event").get(pk=team.pk)
+    team.code = unused_team_code()
+    team.save(update_fields=["code"])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.CODE_ISSUED,
+        summary=f"Team #{team.number} {team.display_name} was given a new code; the old one no longer works",
+        team=team,
+    )
+    return team
+
+
+def team_code_open(*, code: str, address: str) -> Team:
+    """The team a code belongs to, for its page; wrong codes from one address are slowed down."""
+    key = f"code-from:{address}"
+    throttle_check(key)
+    team = Team.objects.select_related("tournament__event").filter(code=team_code_typed(code)).first()
+    if team is None:
+        throttle_fail(key)
+        raise ServiceError("That is not a team code: check the slip you were given at check-in.", field="code")
+    throttle_clear(key)
+    return team
