@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean upgrade
+.PHONY: run test lint format bench clean upgrade demo-fixture
 
 # requirements.txt and requirements-dev.txt are exact, hashed pins compiled from requirements.in and
 # requirements-dev.in (pip-tools); `make upgrade` compiles them again with the newest allowed releases.
@@ -59,6 +59,13 @@ upgrade: $(VENV)/.installed-dev
 	$(VENV)/bin/pip-compile --quiet --upgrade --generate-hashes --strip-extras --allow-unsafe \
 	  --no-emit-index-url --no-emit-find-links -o requirements-dev.txt requirements-dev.in
 	@echo "== Pins compiled: run make test, then commit requirements*.txt"
+
+## make demo-fixture: play the demo event again into fixtures/demo-event.json (after changing the demo or the archive)
+demo-fixture: $(VENV)/.installed
+	rm -f .demo-build.sqlite3
+	DATABASE_URL=sqlite:///$(CURDIR)/.demo-build.sqlite3 $(PY) manage.py migrate --noinput -v0
+	DATABASE_URL=sqlite:///$(CURDIR)/.demo-build.sqlite3 $(PY) manage.py demo_build
+	rm -f .demo-build.sqlite3*
 
 clean:
 	rm -rf $(VENV) staticfiles

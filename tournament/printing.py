@@ -159,3 +159,21 @@ def bracket_pdf(tournament: Tournament) -> bytes:
         "champion": selectors.tournament_champion(tournament),
     }
     return pdf_render("print/bracket.html", context, paper=tournament.paper_size, landscape=True)
+
+
+@dataclass
+class Slip:
+    team: object
+    code: str
+    link: str
+    qr: str
+
+
+def checkin_slips_pdf(tournament: Tournament, teams, *, base_url: str) -> bytes:
+    """The check-in slips: each team's code, to sign its sheets and open its page (a QR code opens it)."""
+    slips = []
+    for team in teams:
+        link = base_url.rstrip("/") + reverse("team_open") + f"?code={team.code}"
+        slips.append(Slip(team, team.code, link, qr_svg(link)))
+    context = {"tournament": tournament, "event": tournament.event, "slips": slips}
+    return pdf_render("print/slips.html", context, paper=tournament.paper_size)

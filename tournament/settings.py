@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "tournament.security.NoStoreMiddleware",
+    "tournament.views.device.DeviceMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import director, public, table
+from tournament.views import director, public, table, team
 
 director_patterns = [
     path("", director.dashboard, name="dashboard"),
@@ -25,6 +25,8 @@ director_patterns = [
     path("t/<slug:slug>/log/", director.action_log, name="log"),
     path("t/<slug:slug>/announcements/<int:pk>/remove/", director.announcement_remove, name="announcement_remove"),
     path("t/<slug:slug>/desk/<int:number>/", director.desk_action, name="desk_action"),
+    path("t/<slug:slug>/desk/<int:number>/code/", director.team_code_new, name="team_code_new"),
+    path("t/<slug:slug>/slips.pdf", director.checkin_slips, name="checkin_slips"),
     path("t/<slug:slug>/rounds/new/", director.round_new, name="round_new"),
     path("t/<slug:slug>/rounds/<int:number>/", director.round_detail, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
@@ -65,6 +67,13 @@ public_patterns = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("", include((public_patterns, "public"))),
+    path("my/", team.team_open, name="team_open"),
+    path("my/<int:team_id>/", team.team_page, name="team_page"),
+    path("my/<int:team_id>/sign/", team.team_sign, name="team_sign"),
+    path("my/<int:team_id>/accept/<int:sequence>/", team.team_accept, name="team_accept"),
+    path("my/<int:team_id>/enter/", team.team_enter, name="team_enter"),
+    path("my/<int:team_id>/redeal/", team.team_redeal, name="team_redeal"),
+    path("my/<int:team_id>/forget/", team.team_forget, name="team_forget"),
     path("table/<slug:secret>/", table.table_page, name="table"),
     path("table/<slug:secret>/first-dealer/", table.first_dealer_set, name="table_first_dealer"),
     path("table/<slug:secret>/hands/", table.hand_add, name="table_hand_add"),
@@ -75,6 +84,8 @@ urlpatterns = [
     path("table/<slug:secret>/penalties/", table.penalty_add, name="table_penalty_add"),
     path("table/<slug:secret>/penalties/<int:penalty_id>/remove/", table.penalty_remove, name="table_penalty_remove"),
     path("table/<slug:secret>/sign/", table.sheet_sign, name="table_sign"),
+    path("table/<slug:secret>/hands/<int:sequence>/accept/", table.hand_accept, name="table_hand_accept"),
+    path("table/<slug:secret>/entries/settle/", table.entries_settle, name="table_entries_settle"),
     path("table/<slug:secret>/dispute/", table.sheet_dispute, name="table_dispute"),
     path("table/<slug:secret>/settle/", table.sheet_settle, name="table_settle"),
     path("table/<slug:secret>/history/", table.history, name="table_history"),

@@ -60,3 +60,13 @@ def login(phone):
         phone.click("button[type=submit]")
 
     return log_in
+
+
+@pytest.fixture
+def second_phone(browser, live_server):
+    """Another phone at the same table: its own browser context (cookies, session, device name)."""
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()

@@ -45,6 +45,8 @@ def director_urls(tournament, round_):
         ("get", reverse("director:event_archive", args=[event_slug])),
         ("get", reverse("director:announcements", args=[slug])),
         ("get", reverse("director:log", args=[slug])),
+        ("get", reverse("director:checkin_slips", args=[slug])),
+        ("post", reverse("director:team_code_new", args=[slug, 1])),
         ("post", reverse("director:announcement_remove", args=[slug, 1])),
         ("get", reverse("director:playoffs", args=[slug])),
         ("post", reverse("director:playoffs_seed", args=[slug])),

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from tournament.models import Table, Team
+from tournament.models import Table, Team, Tournament
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.recompute import table_recompute
 
@@ -105,6 +105,7 @@ def director_forms(tournament):
         "playoffs_seed": (reverse("director:playoffs_seed", args=[slug]), {"teams": "4", "third_place": "on"}),
         "playoffs_swap": (reverse("director:playoffs_swap", args=[slug]), {"seed_a": "1", "seed_b": "2"}),
         "lockout_remove": (reverse("director:lockout_remove"), {"ip_address": "10.0.0.1", "username": "x"}),
+        "team_code_new": (reverse("director:team_code_new", args=[slug, team.number]), {"unused": "x"}),
     }
 
 
@@ -172,6 +173,11 @@ def table_forms(tournament):
             reverse("table_settle", args=[done.secret]),
             {"settle-version": version(done), "settle-reason": "ok"},
         ),
+        "hand_accept": (reverse("table_hand_accept", args=[busy.secret, 1]), {"version": version(busy), "code": "X"}),
+        "entries_settle": (
+            reverse("table_entries_settle", args=[busy.secret]),
+            {"entries-version": version(busy), "entries-keep": "NS", "entries-reason": "r"},
+        ),
     }
 
 
@@ -207,6 +213,7 @@ DIRECTOR_FORMS = [
     "playoffs_seed",
     "playoffs_swap",
     "lockout_remove",
+    "team_code_new",
 ]
 TABLE_FORMS = [
     "hand_add",
@@ -220,7 +227,37 @@ TABLE_FORMS = [
     "sign",
     "dispute",
     "settle",
+    "hand_accept",
+    "entries_settle",
 ]
+TEAM_FORMS = ["open", "sign", "enter", "redeal", "accept"]
+
+
+def team_forms(tournament, client):
+    """The team page's forms, on a phone that opened team #1's page (double entry, so every form applies)."""
+    Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.DOUBLE)
+    team = tournament.teams.get(number=1)
+    client.post(reverse("team_open"), {"code": team.code})
+    table = Table.objects.filter(round__tournament=tournament).order_by("number").first()
+    page = reverse("team_page", args=[team.pk])
+    hand = {"dealer": "S", "bidder": "S", "level": "2", "kind": "high", "suit": "clubs", "books": "8"}
+    return {
+        "open": (reverse("team_open"), {"code": team.code}),
+        "sign": (page + "sign/", {"version": version(table), "player": str(team.memberships.first().player_id)}),
+        "enter": (page + "enter/", {"enter-version": version(table), **{f"enter-{k}": v for k, v in hand.items()}}),
+        "redeal": (
+            page + "redeal/",
+            {"redeal-version": version(table), "redeal-dealer": "S", "redeal-redeal_reason": "misdeal"},
+        ),
+        "accept": (page + "accept/1/", {"version": version(table)}),
+    }
+
+
+@pytest.mark.parametrize("form", TEAM_FORMS)
+def test_team_page_posts_take_any_value_without_a_server_error(client, field, form):
+    url, base = team_forms(field, client)[form]
+    hammer(client, url, base)
+    consistent(field)
 
 
 def test_every_form_is_hammered(field):

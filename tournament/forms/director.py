@@ -29,6 +29,15 @@ class TournamentForm(forms.Form):
         label="Standings order",
         help_text="How teams are ranked over signed rounds; teams still level share the place.",
     )
+    sheet_mode = forms.TypedChoiceField(
+        choices=Tournament.SheetMode.choices,
+        required=False,
+        empty_value=Tournament.SheetMode.SIGN,
+        initial=Tournament.SheetMode.SIGN,
+        widget=forms.RadioSelect,
+        label="How teams vouch for their sheets",
+        help_text="Each team has a code from its check-in slip. Fixed once a round is published.",
+    )
     avoid_same_city_rounds = forms.IntegerField(
         min_value=0,
         max_value=20,

@@ -216,3 +216,58 @@ class DisputeForm(forms.Form):
 class SettleForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=500, label="How it was settled")
+
+
+class VersionForm(forms.Form):
+    """A button that acts on the sheet as it was shown."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class TeamCodeForm(forms.Form):
+    code = forms.CharField(
+        max_length=12,
+        label="Your team code",
+        widget=CodeInput(),
+        help_text="The 6 characters on the slip your team was given at check-in.",
+    )
+
+
+class TeamSignForm(forms.Form):
+    """Signing on the team's own page: the page was opened with the team's code."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(player.pk, player.name) for player in players]
+
+
+class TeamRedealForm(forms.Form):
+    """A re-deal entered by one team in blind double entry."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    dealer = forms.ChoiceField(widget=ChoiceButtons, label="Who dealt")
+    redeal_reason = forms.ChoiceField(
+        choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
+    )
+    redeal_team = forms.ChoiceField(
+        choices=Pair.choices(),
+        widget=ChoiceButtons,
+        required=False,
+        label="Team out of turn",
+        help_text="For a deal or a bid out of turn.",
+    )
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].choices = _seat_choices(seats)
+
+
+class SettleEntriesForm(forms.Form):
+    """Staff choose which team's entry of a deal stands."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    keep = forms.ChoiceField(choices=Pair.choices(), widget=ChoiceButtons, label="The entry that stands")
+    reason = forms.CharField(max_length=500, label="Why")

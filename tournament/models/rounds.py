@@ -122,6 +122,21 @@ class Table(models.Model):
         return self.ns_total if pair == Pair.NORTH_SOUTH else self.ew_total
 
     @property
+    def entries_state(self) -> str:
+        """Blind double entry, from prefetched submissions: "" when nothing waits, else what does."""
+        submissions = list(self.submissions.all())
+        if not submissions:
+            return ""
+        if len({s.pair for s in submissions}) == 2 and submissions[0].entry() != submissions[1].entry():
+            return "differ"
+        return "waiting"
+
+    @property
+    def signed_by(self) -> list[str]:
+        """The teams (NS, EW) that have signed, from prefetched signatures."""
+        return [signature.pair for signature in self.signatures.all()]
+
+    @property
     def winner_pair(self) -> Pair | None:
         """NS or EW once the round is complete; None for a tie or a round in play."""
         return round_winner({Pair.NORTH_SOUTH: self.ns_total, Pair.EAST_WEST: self.ew_total}, complete=self.complete)

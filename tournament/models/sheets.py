@@ -97,6 +97,11 @@ class Hand(models.Model):
     def points(self, pair: str) -> int:
         return self.ns_points if pair == Pair.NORTH_SOUTH else self.ew_points
 
+    @property
+    def accepting_pair(self) -> Pair | None:
+        """The team that accepts the hand when opponents accept each hand: the one that did not enter it."""
+        return Pair(self.entered_by).other if self.entered_by else None
+
 
 class Penalty(models.Model):
     """A penalty on a hand (or, for a director's ruling, on the round), from the rule sheet."""

@@ -1,9 +1,20 @@
 """Rounds and their tables: the draw, the live view, and every sheet of a round for printing."""
 
-from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Hand, LogEntry, Penalty, Round, Seating, Signature, Table, Team, Tournament
+from tournament.models import (
+    Hand,
+    HandSubmission,
+    LogEntry,
+    Penalty,
+    Round,
+    Seating,
+    Signature,
+    Table,
+    Team,
+    Tournament,
+)
 from tournament.selectors.prefetch import members, penalties, seatings
 from tournament.selectors.teams import teams_with_players
 
@@ -34,14 +45,22 @@ def round_unplaced_teams(round_: Round) -> list[Team]:
 
 
 def round_live_tables(round_: Round) -> list[Table]:
-    """Each table of a round with how far its sheet has got, for the live view (fixed queries)."""
+    """Each table of a round with how far its sheet has got, for the live view (fixed queries).
+
+    Besides the counts: the signatures by team, hands still waiting for the other team's acceptance, and
+    the teams' own entries waiting to agree (blind double entry).
+    """
     return list(
         round_.tables.annotate(
-            signature_count=Count("signatures", distinct=True),
             penalty_count=Count("penalties", distinct=True),
+            unaccepted=Count("hands", filter=Q(hands__accepted_at__isnull=True), distinct=True),
             last_change=Max("changes__created_at"),
         )
-        .prefetch_related(seatings())
+        .prefetch_related(
+            seatings(),
+            Prefetch("signatures", queryset=Signature.objects.order_by("pair")),
+            Prefetch("submissions", queryset=HandSubmission.objects.order_by("sequence", "pair")),
+        )
         .order_by("number")
     )
 

@@ -12,7 +12,14 @@ from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, T
 from tournament.services.log import Actor, actor_of, log_write
 
 EVENT_FIELDS = ("name", "venue", "starts_on", "ends_on")
-TOURNAMENT_FIELDS = ("name", "qualifying_rounds", "paper_size", "standings_order", "avoid_same_city_rounds")
+TOURNAMENT_FIELDS = (
+    "name",
+    "qualifying_rounds",
+    "paper_size",
+    "standings_order",
+    "sheet_mode",
+    "avoid_same_city_rounds",
+)
 
 
 def _values(record, fields) -> dict:
@@ -102,9 +109,12 @@ def tournament_create(
     paper_size: str = Tournament.PaperSize.LETTER,
     standings_order: str = "",
     avoid_same_city_rounds: int = 2,
+    sheet_mode: str = Tournament.SheetMode.SIGN,
     actor: Actor | None = None,
 ) -> Tournament:
     """A tournament in set-up, its rule set copied from a preset the director can then change."""
+    if sheet_mode not in Tournament.SheetMode.values:
+        raise ServiceError("Choose how the teams vouch for their sheets.", field="sheet_mode")
     _check_tournament_name(event, name)
     try:
         rules = RuleSet.preset(preset)
@@ -120,6 +130,7 @@ def tournament_create(
         paper_size=paper_size,
         standings_order=standings_order or STANDINGS_ORDERS[0][0],
         avoid_same_city_rounds=avoid_same_city_rounds,
+        sheet_mode=sheet_mode,
     )
     log_write(
         actor=actor_of(actor),
@@ -140,6 +151,7 @@ def tournament_update(
     paper_size: str,
     standings_order: str | None = None,
     avoid_same_city_rounds: int | None = None,
+    sheet_mode: str | None = None,
     actor: Actor | None = None,
 ) -> Tournament:
     _check_tournament_name(tournament.event, name, exclude=tournament)
@@ -157,6 +169,14 @@ def tournament_update(
         tournament.standings_order = standings_order
     if avoid_same_city_rounds is not None:
         tournament.avoid_same_city_rounds = avoid_same_city_rounds
+    if sheet_mode is not None and sheet_mode != tournament.sheet_mode:
+        if sheet_mode not in Tournament.SheetMode.values:
+            raise ServiceError("Choose how the teams vouch for their sheets.", field="sheet_mode")
+        if tournament.rounds.exclude(status="draft").exists():
+            raise ServiceError(
+                "How teams vouch for their sheets is fixed once a round is published.", field="sheet_mode"
+            )
+        tournament.sheet_mode = sheet_mode
     tournament.save()
     log_write(
         actor=actor_of(actor),

@@ -7,12 +7,13 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 
 from tournament.errors import ServiceError
-from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.log import Actor, actor_of
+from tournament.views.device import device_of
 
 
 def request_actor(request) -> Actor:
-    """The logged-in staff member, or the table link for anyone else."""
-    return actor_of(user=request.user, default=TABLE_LINK)
+    """The logged-in staff member, or the table link on the phone it was opened on."""
+    return actor_of(user=request.user, default=Actor.table_link(device_of(request)))
 
 
 def form_error(form, error: ServiceError) -> None:

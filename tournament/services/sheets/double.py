@@ -166,6 +166,7 @@ def hand_submit(
             LogEntry.Action.HAND_ADDED,
             lambda: f"Hand {hand.hand_number}: both teams entered {mine.words}",
             result=Submitted(Submitted.RECORDED, sequence, hand=hand),
+            records=(hand,),
         )
 
     return with_codes_counted(table, actor, lambda: sheet_write(table, version=version, actor=actor, edit=edit))

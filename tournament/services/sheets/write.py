@@ -27,8 +27,8 @@ class StaleSheet(ServiceError):
 class Change:
     """What an edit did, for the sheet's history; ``result`` is what the service returns.
 
-    ``summary`` and ``after`` may be functions: they are called once the sheet is rescored and a record
-    in ``result`` reloaded, for what only scoring decides (a hand's number, an exposed card's warning).
+    ``summary`` and ``after`` may be functions: they are called once the sheet is rescored and the records
+    reloaded, for what only scoring decides (a hand's number, an exposed card's warning).
     """
 
     action: str
@@ -37,10 +37,14 @@ class Change:
     after: dict | Callable[[], dict] | None = None
     result: Any = None
     voids_signatures: bool = True
+    records: tuple = ()
 
     def settle(self) -> None:
-        if isinstance(self.result, models.Model) and self.result.pk is not None:
-            self.result.refresh_from_db()
+        """Reload the records scoring rewrote (``records``, else a record returned as ``result``)."""
+        records = self.records or ((self.result,) if isinstance(self.result, models.Model) else ())
+        for record in records:
+            if record.pk is not None:
+                record.refresh_from_db()
         if callable(self.summary):
             self.summary = self.summary()
         if callable(self.after):

@@ -28,13 +28,23 @@ from tournament.views.director.rounds import (
     round_sitting,
     round_swap,
 )
-from tournament.views.director.teams import desk, desk_action, team_create, team_edit, team_import, team_list
+from tournament.views.director.teams import (
+    checkin_slips,
+    desk,
+    desk_action,
+    team_code_new,
+    team_create,
+    team_edit,
+    team_import,
+    team_list,
+)
 
 __all__ = [
     "action_log",
     "announcement_remove",
     "announcements",
     "bracket_pdf",
+    "checkin_slips",
     "dashboard",
     "desk",
     "desk_action",
@@ -61,6 +71,7 @@ __all__ = [
     "round_sitting",
     "round_swap",
     "standings_pdf",
+    "team_code_new",
     "team_create",
     "team_edit",
     "team_import",

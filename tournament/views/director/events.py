@@ -16,7 +16,14 @@ from tournament.views.common import form_saved, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
 
 LOG_PAGE_SIZE = 100
-TOURNAMENT_SETTINGS = ("name", "qualifying_rounds", "paper_size", "standings_order", "avoid_same_city_rounds")
+TOURNAMENT_SETTINGS = (
+    "name",
+    "qualifying_rounds",
+    "paper_size",
+    "standings_order",
+    "sheet_mode",
+    "avoid_same_city_rounds",
+)
 
 
 @scorekeeper_required

@@ -158,6 +158,7 @@ def _live_context(tournament, round_):
         "complete": sum(1 for table in tables if table.complete),
         "disputed": sum(1 for table in tables if table.disputed_at),
         "hands_per_round": tournament.rules.hands_per_round,
+        "sheet_mode": tournament.sheet_mode,
     }
 
 

@@ -1,19 +1,21 @@
 """Registering teams by hand or from CSV, and the registration desk."""
 
+from functools import partial
+
 from django.contrib import messages
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from tournament import forms, selectors
+from tournament import forms, printing, selectors
 from tournament.errors import ImportRejected, ServiceError
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
-from tournament.views.common import form_saved, request_actor
+from tournament.views.common import form_saved, pdf_response, request_actor, run_and_redirect
 from tournament.views.permissions import director_required
 
 
@@ -128,6 +130,35 @@ def team_import(request, slug):
         "event": tournament.event,
     }
     return render(request, "director/import.html", context)
+
+
+@director_required
+def checkin_slips(request, slug):
+    """Every team's check-in slip (its code), or one team's with ?team=N, as a PDF for the desk."""
+    tournament = selectors.tournament_get(slug)
+    teams = selectors.teams_with_players(tournament)
+    number = request.GET.get("team", "")
+    if number:
+        teams = teams.filter(number=int(number) if number.isdigit() and len(number) < 7 else 0)
+        if not teams:
+            raise Http404("No such team.")
+    content = printing.checkin_slips_pdf(tournament, teams, base_url=printing.link_base(request))
+    name = f"{tournament.slug}-slip-{number}.pdf" if number else f"{tournament.slug}-slips.pdf"
+    return pdf_response(content, name)
+
+
+@require_POST
+@director_required
+def team_code_new(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    team = get_object_or_404(tournament.teams, number=number)
+    return run_and_redirect(
+        request,
+        partial(teams.team_code_renew, team=team, actor=request_actor(request)),
+        lambda renewed: f"Team #{renewed.number} has a new code, {renewed.code}: the old one no longer works.",
+        "director:desk",
+        slug=tournament.slug,
+    )
 
 
 @director_required

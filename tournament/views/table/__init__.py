@@ -9,10 +9,21 @@ from tournament.views.table.hands import (
     redeal_add,
     table_page,
 )
-from tournament.views.table.sheet import history, penalty_add, penalty_remove, sheet_dispute, sheet_settle, sheet_sign
+from tournament.views.table.sheet import (
+    entries_settle,
+    hand_accept,
+    history,
+    penalty_add,
+    penalty_remove,
+    sheet_dispute,
+    sheet_settle,
+    sheet_sign,
+)
 
 __all__ = [
+    "entries_settle",
     "first_dealer_set",
+    "hand_accept",
     "hand_add",
     "hand_edit",
     "hand_preview_fragment",

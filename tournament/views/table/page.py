@@ -13,10 +13,11 @@ from tournament.forms.table import (
     PenaltyForm,
     RedealForm,
     RemoveForm,
+    SettleEntriesForm,
     SettleForm,
     SignForm,
 )
-from tournament.models import Round
+from tournament.models import Round, Tournament
 from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.write import may_change
 from tournament.views.common import request_actor
@@ -87,6 +88,7 @@ class TablePage:
         self.hands = sheet.hands
         self.rulings = sheet.rulings
         self.signatures = sheet.signatures
+        self.submissions = list(self.table.submissions.order_by("sequence", "pair"))
         self.changeable_hands = {hand.pk for hand in self.hands if may_change(actor, hand)}
         self.removable_hands = {
             hand.pk
@@ -107,6 +109,19 @@ class TablePage:
     @property
     def can_edit(self) -> bool:
         return self.staff or not self.locked
+
+    @property
+    def accept_mode(self) -> bool:
+        return self.tournament.sheet_mode == Tournament.SheetMode.ACCEPT
+
+    @property
+    def enters_here(self) -> bool:
+        """Hands are entered on this page, except in blind double entry (each team on its own page)."""
+        return self.staff or self.tournament.sheet_mode != Tournament.SheetMode.DOUBLE
+
+    @property
+    def both_entered(self) -> bool:
+        return len({submission.pair for submission in self.submissions}) == 2
 
     @property
     def next_dealer(self) -> str:
@@ -163,6 +178,7 @@ class TablePage:
             "remove_form": RemoveForm(initial=self.initial()),
             "dispute_form": DisputeForm(initial=self.initial(), prefix="dispute"),
             "settle_form": SettleForm(initial=self.initial(), prefix="settle"),
+            "settle_entries_form": SettleEntriesForm(initial=self.initial(), prefix="entries"),
         }
         context.update(overrides)
         return context

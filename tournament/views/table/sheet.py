@@ -4,12 +4,14 @@ from functools import partial
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from scoring import Pair
 from tournament import selectors
-from tournament.forms.table import DisputeForm, SettleForm
-from tournament.models import Penalty
+from tournament.errors import ServiceError
+from tournament.forms.table import AcceptForm, DisputeForm, SettleEntriesForm, SettleForm
+from tournament.models import Hand, Penalty
 from tournament.services import sheets
 from tournament.views.common import request_actor
 from tournament.views.table.hands import remove_and_return
@@ -83,6 +85,31 @@ def history(request, secret):
         "changes": selectors.table_history(table),
     }
     return render(request, "table/history.html", context)
+
+
+@require_POST
+def hand_accept(request, secret, sequence):
+    """The other team accepts a hand with its code, on the phone that entered it."""
+    page = TablePage(request, secret)
+    hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
+    form = AcceptForm(request.POST)
+    if form.is_valid():
+        try:
+            sheets.hand_accept(table=page.table, hand=hand, actor=request_actor(request), **form.cleaned_data)
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, f"Hand {hand.hand_number} accepted.")
+    return redirect(f"{reverse('table', args=[secret])}#hand-{hand.sequence}")
+
+
+@require_POST
+def entries_settle(request, secret):
+    page = TablePage(request, secret)
+    form = SettleEntriesForm(request.POST, prefix="entries")
+    settle = partial(sheets.entries_settle, table=page.table, actor=request_actor(request))
+    done = "Settled: the entry stands and is on the sheet."
+    return sheet_form_post(request, page, form, settle, done, settle_entries_form=form)
 
 
 @require_POST

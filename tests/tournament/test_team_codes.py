@@ -1,0 +1,234 @@
+"""Each team vouches for its own sheet: team codes, signing with them, opponents accepting, blind double entry."""
+
+import re
+
+import pytest
+
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Tournament
+from tournament.models.events import CODE_ALPHABET
+from tournament.services import sheets
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.log import Actor
+from tournament.services.sheets import HandEntry, Submitted, WrongCode
+from tournament.services.teams import team_code_renew, team_desk_update
+
+
+def team(table, pair):
+    return table.seatings.get(pair=pair).team
+
+
+def first_player(table, pair):
+    return team(table, pair).memberships.order_by("position").first().player
+
+
+def sign(sheet, table, pair, code, **kwargs):
+    return sheets.sheet_sign(
+        table=table, version=sheet.version(table), pair=pair, player=first_player(table, pair), code=code, **kwargs
+    )
+
+
+@pytest.fixture
+def two_tables(tournament, make_teams):
+    make_teams(tournament, 4)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    return list(round_.tables.order_by("number"))
+
+
+@pytest.fixture
+def mode(tournament):
+    def set_mode(value):
+        Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=value)
+
+    return set_mode
+
+
+def test_every_team_gets_a_short_code_without_look_alikes(tournament, make_teams):
+    teams = make_teams(tournament, 20)
+    codes = [t.code for t in teams]
+    assert len(set(codes)) == 20
+    assert all(len(code) == 6 and set(code) <= set(CODE_ALPHABET) for code in codes)
+    assert not set(CODE_ALPHABET) & set("0O1IL2Z5S8B")
+
+
+def test_signing_needs_the_signing_teams_code(two_tables, sheet):
+    table, other_table = two_tables
+    sheet.full_round(table)
+    ns, ew = team(table, "NS"), team(table, "EW")
+    refusals = {
+        "": "Type North–South's team code",
+        ew.code: "That is East–West's code: each team vouches with its own.",
+        team(other_table, "NS").code: f"That is not North–South's code (team #{ns.number}).",
+        "ZZZZZZ": "That is not North–South's code",
+    }
+    for code, message in refusals.items():
+        with pytest.raises(ServiceError, match=re.escape(message)) as refused:
+            sign(sheet, table, "NS", code)
+        assert refused.value.field == "code"
+    assert not table.signatures.exists()
+    signature = sign(sheet, table, "NS", ns.code.lower(), actor=Actor.table_link("phone 1a2b3c (iPhone)"))
+    assert signature.device == "phone 1a2b3c (iPhone)"
+    entry = table.changes.get(action=LogEntry.Action.SIGNED)
+    assert f"team #{ns.number}, with the team's code" in entry.summary and entry.device == "phone 1a2b3c (iPhone)"
+
+
+def test_a_new_code_replaces_the_old_one_and_is_logged(two_tables, sheet, director):
+    table, _ = two_tables
+    sheet.full_round(table)
+    old = team(table, "EW").code
+    renewed = team_code_renew(team=team(table, "EW"), actor=Actor.staff(director))
+    assert renewed.code != old
+    with pytest.raises(WrongCode):
+        sign(sheet, table, "EW", old)
+    sign(sheet, table, "EW", renewed.code)
+    entry = LogEntry.objects.get(action=LogEntry.Action.CODE_ISSUED)
+    assert entry.team == renewed and entry.who == director.username and renewed.code not in entry.summary
+
+
+def test_a_withdrawn_team_signs_for_nothing(two_tables, sheet):
+    table, _ = two_tables
+    sheet.full_round(table)
+    withdrawn = team_desk_update(team=team(table, "NS"), withdrawn=True)
+    with pytest.raises(ServiceError, match="has withdrawn"):
+        sign(sheet, table, "NS", withdrawn.code)
+
+
+def test_staff_sign_for_a_team_without_its_code(two_tables, sheet, scorekeeper):
+    table, _ = two_tables
+    sheet.full_round(table)
+    signature = sign(sheet, table, "NS", "", user=scorekeeper)
+    assert signature.pair == "NS"
+    assert "as staff" in table.changes.get(action=LogEntry.Action.SIGNED).summary
+
+
+def test_wrong_codes_at_a_table_are_paused(two_tables, sheet):
+    table, _ = two_tables
+    sheet.full_round(table)
+    for _ in range(5):
+        with pytest.raises(WrongCode):
+            sign(sheet, table, "NS", "AAAAAA")
+    with pytest.raises(ServiceError, match="Too many wrong team codes here"):
+        sign(sheet, table, "NS", team(table, "NS").code)
+    assert not table.signatures.exists()
+
+
+# Opponents accept each hand.
+
+
+def test_the_other_team_accepts_each_hand_before_the_sheet_is_signed(two_tables, sheet, mode, scorekeeper):
+    mode(Tournament.SheetMode.ACCEPT)
+    table, _ = two_tables
+    table = sheet.full_round(table)
+    hands = list(table.hands.order_by("sequence"))
+    assert all(hand.entered_by == "NS" and hand.accepted_at is None for hand in hands), "the sitting team entered"
+    with pytest.raises(ServiceError, match="hand 1 is not accepted by the other team yet"):
+        sign(sheet, table, "NS", team(table, "NS").code)
+    with pytest.raises(ServiceError, match="That is North–South's code"):
+        sheets.hand_accept(table=table, version=sheet.version(table), hand=hands[0], code=team(table, "NS").code)
+    for hand in hands[:3]:
+        sheets.hand_accept(table=table, version=sheet.version(table), hand=hand, code=team(table, "EW").code)
+    sheets.hand_update(
+        hand=hands[0],
+        version=sheet.version(table),
+        entry=HandEntry("N", "N", 3, "high", 10, "spades"),
+    )
+    hands[0].refresh_from_db()
+    assert hands[0].accepted_at is None, "a changed hand is accepted again"
+    sheets.hand_update(
+        hand=hands[3], version=sheet.version(table), entry=HandEntry("W", "W", 1, "nt", 9), user=scorekeeper
+    )
+    hands[3].refresh_from_db()
+    assert hands[3].accepted_at is not None, "staff entries need no acceptance"
+    sheets.hand_accept(table=table, version=sheet.version(table), hand=hands[0], code=team(table, "EW").code)
+    sign(sheet, table, "NS", team(table, "NS").code)
+    accepted = table.changes.filter(action=LogEntry.Action.HAND_ACCEPTED)
+    assert accepted.count() == 4 and "East–West" in accepted.first().summary
+
+
+# Blind double entry.
+
+
+def submit(sheet, table, pair, entry=None, **kwargs):
+    return sheets.hand_submit(
+        table=table, version=sheet.version(table), pair=pair, code=team(table, pair).code, entry=entry, **kwargs
+    )
+
+
+def test_in_blind_double_entry_a_hand_is_recorded_when_both_teams_agree(two_tables, sheet, mode):
+    mode(Tournament.SheetMode.DOUBLE)
+    table, _ = two_tables
+    with pytest.raises(ServiceError, match="each team enters every hand on its own phone"):
+        sheet.hand(table, "N", "N", 3, "high", 9)
+    hand = HandEntry("N", "N", 3, "high", 9, "spades")
+    waiting = submit(sheet, table, "NS", hand)
+    assert waiting.status == Submitted.WAITING and not table.hands.exists()
+    entry = table.changes.get(action=LogEntry.Action.HAND_SUBMITTED)
+    assert "3" not in entry.summary.replace("deal 1", ""), "the log says nothing of a blind entry"
+    recorded = submit(sheet, table, "EW", hand)
+    assert recorded.status == Submitted.RECORDED and recorded.hand.hand_number == 1
+    assert not table.submissions.exists()
+    table.refresh_from_db()
+    assert table.ns_total == 3
+
+
+def test_entries_that_differ_wait_until_a_team_corrects_its_own(two_tables, sheet, mode):
+    mode(Tournament.SheetMode.DOUBLE)
+    table, _ = two_tables
+    submit(sheet, table, "NS", HandEntry("N", "N", 3, "high", 9, "spades"))
+    differ = submit(sheet, table, "EW", HandEntry("N", "N", 3, "high", 8, "spades"))
+    assert differ.status == Submitted.DIFFER and not table.hands.exists()
+    assert "9 books" in differ.theirs.words and "8 books" in differ.mine.words
+    recorded = submit(sheet, table, "EW", HandEntry("N", "N", 3, "high", 9, "spades"))
+    assert recorded.status == Submitted.RECORDED
+
+
+def test_staff_settle_entries_that_differ(two_tables, sheet, mode, scorekeeper):
+    mode(Tournament.SheetMode.DOUBLE)
+    table, _ = two_tables
+    submit(sheet, table, "NS", HandEntry("N", "N", 3, "high", 9, "spades"))
+    submit(sheet, table, "EW", HandEntry("N", "N", 3, "high", 8, "spades"))
+    with pytest.raises(ServiceError, match="Only the tournament director or scorekeeper"):
+        sheets.entries_settle(table=table, version=sheet.version(table), keep="NS", reason="x")
+    with pytest.raises(ServiceError, match="Say why") as no_reason:
+        sheets.entries_settle(table=table, version=sheet.version(table), keep="NS", reason=" ", user=scorekeeper)
+    assert no_reason.value.field == "reason"
+    hand = sheets.entries_settle(
+        table=table, version=sheet.version(table), keep="EW", reason="Books counted with both teams", user=scorekeeper
+    )
+    assert hand.books == 8 and not table.submissions.exists()
+    settled = table.changes.get(action=LogEntry.Action.ENTRIES_SETTLED)
+    assert settled.reason == "Books counted with both teams" and settled.who == scorekeeper.username
+
+
+def test_a_double_entry_round_with_a_re_deal_is_signed_by_both_teams(two_tables, sheet, mode):
+    mode(Tournament.SheetMode.DOUBLE)
+    table, _ = two_tables
+    for pair in ("NS", "EW"):
+        result = submit(sheet, table, pair, dealer="N", redeal_reason="deal_out_of_turn", redeal_team="EW")
+    assert result.status == Submitted.RECORDED and not result.hand.counts
+    assert result.hand.penalties.get().kind == "deal_out_of_turn"
+    for dealer, level, books in (("E", 4, 10), ("S", 2, 8), ("W", 1, 7), ("N", 3, 9)):
+        for pair in ("NS", "EW"):
+            submit(sheet, table, pair, HandEntry(dealer, dealer, level, "high", books, "hearts"))
+    table.refresh_from_db()
+    assert table.complete and table.hands.filter(counts=True).count() == 4
+    with pytest.raises(ServiceError, match="round is over"):
+        submit(sheet, table, "NS", HandEntry("N", "N", 1, "high", 7, "hearts"))
+    sign(sheet, table, "NS", team(table, "NS").code)
+    sign(sheet, table, "EW", team(table, "EW").code)
+    table.refresh_from_db()
+    assert table.signed
+
+
+def test_a_double_entry_is_refused_beside_its_field_before_the_other_team_enters(two_tables, sheet, mode):
+    mode(Tournament.SheetMode.DOUBLE)
+    table, _ = two_tables
+    submit(sheet, table, "NS", HandEntry("N", "N", 3, "high", 9, "spades"))
+    submit(sheet, table, "EW", HandEntry("N", "N", 3, "high", 9, "spades"))
+    submit(sheet, table, "NS", HandEntry("S", "N", 3, "high", 9, "spades"))
+    submit(sheet, table, "EW", HandEntry("S", "N", 3, "high", 9, "spades"))
+    with pytest.raises(ServiceError, match="already dealt 2 times") as refused:
+        submit(sheet, table, "NS", HandEntry("N", "E", 3, "high", 9, "spades"))
+    assert refused.value.field == "dealer"
+    with pytest.raises(WrongCode):
+        sheets.hand_submit(table=table, version=sheet.version(table), pair="NS", code=team(table, "EW").code)

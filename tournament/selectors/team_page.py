@@ -1,0 +1,99 @@
+"""A team's own page: where it plays now, the sheet of its table, and what waits for it."""
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch
+
+from scoring import Pair
+from tournament.models import Hand, HandSubmission, Round, Seating, Signature, Table, Team, Tournament
+from tournament.selectors.prefetch import members, penalties, seatings
+from tournament.selectors.tables import SeatView, table_seats
+from tournament.selectors.teams import TeamRound, team_rounds
+
+
+@dataclass
+class TeamNow:
+    """The team's latest table (the next one, once a round is published) and its sheet as the team sees it."""
+
+    team: Team
+    round: Round | None = None
+    table: Table | None = None
+    pair: str = ""
+    seats: list[SeatView] = field(default_factory=list)
+    opponent: Team | None = None
+    hands: list[Hand] = field(default_factory=list)
+    signatures: dict[str, Signature] = field(default_factory=dict)
+    mine: HandSubmission | None = None
+    theirs: HandSubmission | None = None
+    rounds: list[TeamRound] = field(default_factory=list)
+
+    @property
+    def mode(self) -> str:
+        return self.team.tournament.sheet_mode
+
+    @property
+    def bye(self) -> bool:
+        return self.round is not None and self.table is None
+
+    @property
+    def to_accept(self) -> list[Hand]:
+        """Hands the other team entered that this team has not accepted yet."""
+        if self.mode != Tournament.SheetMode.ACCEPT or not self.pair:
+            return []
+        other = Pair(self.pair).other
+        return [hand for hand in self.hands if hand.accepted_at is None and hand.entered_by == other]
+
+    @property
+    def entries_differ(self) -> bool:
+        return self.mine is not None and self.theirs is not None and self.mine.entry() != self.theirs.entry()
+
+    @property
+    def may_sign(self) -> bool:
+        return (
+            self.table is not None
+            and self.table.complete
+            and not self.table.signed
+            and self.table.disputed_at is None
+            and self.pair not in self.signatures
+        )
+
+
+def team_now(team: Team) -> TeamNow:
+    """Everything the team's page shows, in a fixed number of queries."""
+    now = TeamNow(team=team, rounds=team_rounds(team))
+    seating = (
+        Seating.objects.filter(team=team)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round")
+        .order_by("-round__number")
+        .first()
+    )
+    if seating is None:
+        return now
+    now.round = seating.round
+    if seating.table_id is None:
+        return now
+    table = (
+        Table.objects.select_related("round__tournament__event")
+        .prefetch_related(
+            seatings(),
+            Prefetch("hands", queryset=Hand.objects.order_by("sequence").prefetch_related(penalties())),
+            Prefetch("signatures", queryset=Signature.objects.select_related("player")),
+            Prefetch("submissions", queryset=HandSubmission.objects.order_by("sequence")),
+        )
+        .get(pk=seating.table_id)
+    )
+    now.table, now.pair = table, seating.pair
+    now.seats = table_seats(table)
+    now.opponent = table.team_at(Pair(seating.pair).other)
+    now.hands = list(table.hands.all())
+    now.signatures = {signature.pair: signature for signature in table.signatures.all()}
+    submissions = {submission.pair: submission for submission in table.submissions.all()}
+    now.mine = submissions.get(seating.pair)
+    if now.mine is not None:
+        now.theirs = submissions.get(Pair(seating.pair).other)
+    return now
+
+
+def team_members(team: Team) -> Team:
+    return Team.objects.select_related("tournament__event").prefetch_related(members()).get(pk=team.pk)

@@ -1,0 +1,191 @@
+"""The team's own page on its phone, opened with the team's code: where it plays, its sheet, its signature.
+
+The browser remembers the teams whose codes it was given (in its session); a new code issued by the director
+closes the page on every phone that had the old one.
+"""
+
+from functools import partial
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament.errors import ServiceError
+from tournament.forms.table import HandForm, TeamCodeForm, TeamRedealForm, TeamSignForm, VersionForm
+from tournament.models import Team, Tournament
+from tournament.security import client_ip
+from tournament.selectors.team_page import team_now
+from tournament.services import sheets
+from tournament.services.log import Actor
+from tournament.services.sheets import HandEntry, StaleSheet
+from tournament.services.teams import team_code_open
+from tournament.views.common import form_error
+from tournament.views.device import device_of
+
+SESSION_KEY = "team_codes"
+
+
+def _opened(request) -> dict[str, str]:
+    return request.session.get(SESSION_KEY, {})
+
+
+def _team(request, team_id: int) -> Team:
+    """The team, if this browser was given its current code; else not found (nothing about it is told)."""
+    code = _opened(request).get(str(team_id))
+    team = Team.objects.select_related("tournament__event").filter(pk=team_id, code=code).first() if code else None
+    if team is None:
+        raise Http404("Open your team's page with your team code.")
+    return team
+
+
+def team_open(request):
+    """Enter a team code (or follow the slip's QR code) to open the team's page on this phone."""
+    form = TeamCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")[:12]})
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = team_code_open(code=form.cleaned_data["code"], address=client_ip(request) or "")
+        except ServiceError as error:
+            form_error(form, error)
+        else:
+            request.session[SESSION_KEY] = {**_opened(request), str(team.pk): team.code}
+            return redirect("team_page", team_id=team.pk)
+    opened = Team.objects.select_related("tournament").filter(
+        pk__in=[int(pk) for pk in _opened(request)], code__in=list(_opened(request).values())
+    )
+    return render(request, "team/open.html", {"form": form, "opened": opened})
+
+
+@require_POST
+def team_forget(request, team_id):
+    request.session[SESSION_KEY] = {pk: code for pk, code in _opened(request).items() if pk != str(team_id)}
+    messages.success(request, "This phone no longer opens that team's page.")
+    return redirect("team_open")
+
+
+def _page(request, team: Team, status=200, **overrides):
+    now = team_now(team)
+    version = now.table.version if now.table else 0
+    context = {
+        "team": team,
+        "tournament": team.tournament,
+        "event": team.tournament.event,
+        "now": now,
+        "sign_form": TeamSignForm(initial={"version": version}, players=[member.player for member in team.members]),
+        "enter_form": HandForm(
+            initial={"version": version, "dealer": now.table.next_dealer or None}, seats=now.seats, prefix="enter"
+        )
+        if now.table
+        else None,
+        "redeal_form": TeamRedealForm(
+            initial={"version": version, "dealer": now.table.next_dealer or None}, seats=now.seats, prefix="redeal"
+        )
+        if now.table
+        else None,
+        "double": team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE,
+    }
+    context.update(overrides)
+    return render(request, "team/mine.html", context, status=status)
+
+
+def team_page(request, team_id):
+    return _page(request, _team(request, team_id))
+
+
+def _act(request, team: Team, form, call, done, **refused):
+    """Run a sheet service the team asked for on its page; back to the page, or the form with the refusal."""
+    if form.is_valid():
+        try:
+            result = call(**form.cleaned_data)
+        except StaleSheet as error:
+            messages.error(request, error.message)
+            return redirect("team_page", team_id=team.pk)
+        except ServiceError as error:
+            if error.field in form.fields:
+                form_error(form, error)
+            else:
+                messages.error(request, error.message)
+        else:
+            messages.success(request, done(result) if callable(done) else done)
+            return redirect("team_page", team_id=team.pk)
+    return _page(request, team, status=400, **refused)
+
+
+def _table_and_pair(team: Team):
+    now = team_now(team)
+    if now.table is None:
+        raise Http404("Your team has no table in the current round.")
+    return now
+
+
+@require_POST
+def team_sign(request, team_id):
+    team = _team(request, team_id)
+    now = _table_and_pair(team)
+    players = {member.player.pk: member.player for member in team.members}
+    form = TeamSignForm(request.POST, players=list(players.values()))
+
+    def sign(version, player):
+        return sheets.sheet_sign(
+            table=now.table,
+            version=version,
+            pair=now.pair,
+            player=players[player],
+            code=team.code,
+            actor=Actor.team(team, device_of(request)),
+        )
+
+    return _act(request, team, form, sign, lambda s: f"Signed by {s.player.name} for your team.", sign_form=form)
+
+
+@require_POST
+def team_accept(request, team_id, sequence):
+    team = _team(request, team_id)
+    now = _table_and_pair(team)
+    hand = next((hand for hand in now.hands if hand.sequence == sequence), None)
+    if hand is None:
+        raise Http404("No such hand at your table.")
+    form = VersionForm(request.POST)
+    accept = partial(
+        sheets.hand_accept, table=now.table, hand=hand, code=team.code, actor=Actor.team(team, device_of(request))
+    )
+    return _act(request, team, form, accept, f"Hand {hand.hand_number} accepted.")
+
+
+def _submitted(result) -> str:
+    if result.status == result.RECORDED:
+        return f"Both teams agree: hand {result.hand.hand_number} is on the sheet."
+    if result.status == result.DIFFER:
+        return "Your entry differs from the other team's: see both below, then agree on one."
+    return "Entered. It goes on the sheet when the other team's entry agrees."
+
+
+@require_POST
+def team_enter(request, team_id):
+    """Blind double entry: the team's own entry of the next hand."""
+    team = _team(request, team_id)
+    now = _table_and_pair(team)
+    form = HandForm(request.POST, seats=now.seats, prefix="enter")
+
+    def enter(version, dealer, bidder, level, kind, books, suit, direction, **rest):
+        return sheets.hand_submit(
+            table=now.table,
+            version=version,
+            pair=now.pair,
+            code=team.code,
+            entry=HandEntry(dealer, bidder, level, kind, books, suit, direction),
+            actor=Actor.team(team, device_of(request)),
+        )
+
+    return _act(request, team, form, enter, _submitted, enter_form=form)
+
+
+@require_POST
+def team_redeal(request, team_id):
+    team = _team(request, team_id)
+    now = _table_and_pair(team)
+    form = TeamRedealForm(request.POST, seats=now.seats, prefix="redeal")
+    submit = partial(
+        sheets.hand_submit, table=now.table, pair=now.pair, code=team.code, actor=Actor.team(team, device_of(request))
+    )
+    return _act(request, team, form, submit, _submitted, redeal_form=form)
