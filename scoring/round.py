@@ -49,6 +49,12 @@ class Deal:
         return not self.misdeal and not any(p.causes_redeal for p in self.penalties)
 
     @property
+    def out_of_turn(self) -> bool:
+        """Dealt by the wrong seat and caught only once bidding had begun: the hand stands (its mark is the
+        deal-out-of-turn penalty that does not cause a re-deal)."""
+        return any(p.kind is PenaltyKind.DEAL_OUT_OF_TURN and not p.causes_redeal for p in self.penalties)
+
+    @property
     def bidding_pair(self) -> Pair | None:
         return self.bidder.pair if self.bidder else None
 
@@ -165,13 +171,28 @@ class _Rotation:
                 seat = seat.next
         return seat
 
-    def check(self, dealer: Seat) -> None:
+    def check(self, dealer: Seat, *, out_of_turn: bool = False) -> None:
+        """Refuse a dealer the rotation does not propose, unless the hand is marked dealt out of turn.
+
+        The mark is the one way a team deals a third time in a round (RULES.md, Deal).
+        """
+        if out_of_turn:
+            return
         share = self.rules.deals_per_team
+        hand_number = self.hands + 1
         if self.in_regulation and self.dealt[dealer.pair] >= share:
             others = " or ".join(seat.label for seat in dealer.pair.other.seats)
             raise ScoringError(
-                f"{dealer.pair.label} have already dealt {share} times this round; "
-                f"hand {self.hands + 1} is dealt by {others}.",
+                f"{dealer.pair.label} have already dealt {share} times this round; hand {hand_number} is dealt by "
+                f"{others}. If {dealer.label} dealt out of turn and bidding had begun, mark the hand so.",
+                field="dealer",
+            )
+        expected = self.proposal()
+        if expected is not None and dealer != expected:
+            raise ScoringError(
+                f"Hand {hand_number} is dealt by {expected.label}: the deal passes clockwise. If {dealer.label} "
+                "dealt out of turn and bidding had begun, mark the hand so; caught before the first bid, it is a "
+                "re-deal.",
                 field="dealer",
             )
 
@@ -227,7 +248,7 @@ def score_round(
         hand = books = None
         hand_points = _zero()
         if deal.counts:
-            rotation.check(deal.dealer)
+            rotation.check(deal.dealer, out_of_turn=deal.out_of_turn)
             hand, books, hand_points = _hand_points(rules, deal)
         extra = _zero()
         penalty_lines = []

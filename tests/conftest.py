@@ -87,10 +87,12 @@ def sheet():
             table.refresh_from_db()
             return table.version
 
-        def hand(self, table, dealer, bidder, level, kind, books, suit="hearts", direction="", **kwargs):
+        def hand(
+            self, table, dealer, bidder, level, kind, books, suit="hearts", direction="", out_of_turn=False, **kwargs
+        ):
             if kind == "nt":
                 suit = ""
-            entry = sheets.HandEntry(dealer, bidder, level, kind, books, suit, direction)
+            entry = sheets.HandEntry(dealer, bidder, level, kind, books, suit, direction, out_of_turn)
             return sheets.hand_record(table=table, version=self.version(table), entry=entry, **kwargs)
 
         def redeal(self, table, dealer, reason="misdeal", team="", **kwargs):

@@ -110,6 +110,13 @@ class TableAdmin(ReadOnlyAdmin):
         return obj is not None and obj.round.status == models.Round.Status.DRAFT and request.user.is_superuser
 
 
+@admin.register(models.TableCard)
+class TableCardAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number")
+    list_select_related = ("tournament",)
+    exclude = ("secret",)
+
+
 @admin.register(models.Hand)
 class HandAdmin(ReadOnlyAdmin):
     list_display = ("table", "sequence", "hand_number", "bid_text", "books", "ns_points", "ew_points")

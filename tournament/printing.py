@@ -177,3 +177,21 @@ def checkin_slips_pdf(tournament: Tournament, teams, *, base_url: str) -> bytes:
         slips.append(Slip(team, team.code, link, qr_svg(link)))
     context = {"tournament": tournament, "event": tournament.event, "slips": slips}
     return pdf_render("print/slips.html", context, paper=tournament.paper_size)
+
+
+@dataclass
+class PrintedCard:
+    number: int
+    link: str
+    qr: str
+
+
+def table_cards_pdf(tournament: Tournament, cards, *, base_url: str) -> bytes:
+    """The table cards: one per table, its number large and a QR code that opens whichever round's table of
+    that number is being played. Two to a page, folded as a tent or laid flat."""
+    printed = []
+    for card in cards:
+        link = base_url.rstrip("/") + reverse("table_card", args=[card.secret])
+        printed.append(PrintedCard(card.number, link, segno.make(link, error="m").svg_inline(scale=5, border=2)))
+    context = {"tournament": tournament, "event": tournament.event, "cards": printed}
+    return pdf_render("print/table_cards.html", context, paper=tournament.paper_size)

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.shortcuts import render
 
 # Pages with a private link or a staff member's view: a shared phone or a proxy must not keep a copy.
-PRIVATE_PREFIXES = ("/table/", "/my/", "/manage/", "/login/", "/logout/", "/backoffice/")
+PRIVATE_PREFIXES = ("/table/", "/card/", "/my/", "/manage/", "/login/", "/logout/", "/backoffice/")
 
 
 def login_username(request, credentials) -> str:

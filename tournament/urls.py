@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tournament.views import director, public, table, team
+from tournament.views import director, offline, public, table, team
 
 director_patterns = [
     path("", director.dashboard, name="dashboard"),
@@ -32,6 +32,7 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
     path("t/<slug:slug>/rounds/<int:number>/sheets.pdf", director.round_sheets_pdf, name="round_sheets_pdf"),
     path("t/<slug:slug>/standings.pdf", director.standings_pdf, name="standings_pdf"),
+    path("t/<slug:slug>/table-cards.pdf", director.table_cards_pdf, name="table_cards_pdf"),
     path("t/<slug:slug>/hands.<str:export_format>", director.hands_export, name="hands_export"),
     path("t/<slug:slug>/bracket.pdf", director.bracket_pdf, name="bracket_pdf"),
     path("t/<slug:slug>/playoffs/", director.playoffs, name="playoffs"),
@@ -77,6 +78,9 @@ urlpatterns = [
     path("table/<slug:secret>/", table.table_page, name="table"),
     path("table/<slug:secret>/first-dealer/", table.first_dealer_set, name="table_first_dealer"),
     path("table/<slug:secret>/hands/", table.hand_add, name="table_hand_add"),
+    path("table/<slug:secret>/hands/check/", table.hand_check, name="table_hand_check"),
+    path("table/<slug:secret>/hands/sync/", table.hand_sync, name="table_hand_sync"),
+    path("table/<slug:secret>/undo/", table.removal_undo, name="table_undo"),
     path("table/<slug:secret>/preview/", table.hand_preview_fragment, name="table_hand_preview"),
     path("table/<slug:secret>/hands/<int:sequence>/", table.hand_edit, name="table_hand_edit"),
     path("table/<slug:secret>/hands/<int:sequence>/remove/", table.hand_remove, name="table_hand_remove"),
@@ -89,6 +93,8 @@ urlpatterns = [
     path("table/<slug:secret>/dispute/", table.sheet_dispute, name="table_dispute"),
     path("table/<slug:secret>/settle/", table.sheet_settle, name="table_settle"),
     path("table/<slug:secret>/history/", table.history, name="table_history"),
+    path("card/<slug:secret>/", table.table_card, name="table_card"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("manage/", include((director_patterns, "director"))),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

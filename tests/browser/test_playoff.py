@@ -34,9 +34,7 @@ def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournamen
     for bidder, books in ((0, 9), (1, 7), (0, 8), (1, 7)):
         form = phone.locator("#hand-form")
         form.locator("[data-field=bidder] label").nth(bidder).click()
-        form.locator("[data-field=level] label").nth(0).click()
-        form.locator("[data-field=kind] label").nth(0).click()
-        form.locator("[data-field=suit] label").nth(0).click()
+        form.locator("[data-field=bid] label").nth(0).click()
         form.locator("[data-field=books] label").nth(books).click()
         phone.wait_for_selector("#hand-preview .preview-box")
         form.locator("#hand-submit").click()

@@ -19,16 +19,23 @@ def tap(form, field, label):
     form.locator(f"[data-field={field}] label", has_text=re.compile(f"^{re.escape(label)}")).first.click()
 
 
-def enter_hand(page, bidder, level, kind, trump, books):
+def tap_bid(form, bid):
+    """One tap on the bid grid: "4", "4 Special" or "4 No"."""
+    form.locator("[data-field=bid] label", has_text=re.compile(f"^{re.escape(bid)}$")).click()
+
+
+def enter_hand(page, bidder, bid, trump, books):
+    """Bidder, bid, (trump or direction,) books; the points show; save. Waits for the saved sheet."""
     form = page.locator("#hand-form")
+    number = form.locator(".hand-number").inner_text()
     tap(form, "bidder", bidder)
-    tap(form, "level", str(level))
-    tap(form, "kind", kind)
-    tap(form, "suit" if kind != "No" else "direction", trump)
+    tap_bid(form, bid)
+    if trump:
+        tap(form, "direction" if bid.endswith("No") else "suit", trump)
     form.locator("[data-field=books] label").nth(books).click()
     page.wait_for_selector("#hand-preview .preview-box")
     form.locator("#hand-submit").click()
-    page.wait_for_selector(".message-success")
+    page.get_by_text(f"Hand {number} saved").wait_for()
 
 
 def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
@@ -38,7 +45,7 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     first.get_by_role("button", name="This seat deals first").click()
     assert phone.get_by_text("dealer: North").is_visible()
 
-    enter_hand(phone, "E ·", 3, "Special", "♥", 10)
+    enter_hand(phone, "E ·", "3 Special", "♥", 10)
     assert phone.locator(".message-success").inner_text().startswith("Hand 1 saved")
 
     phone.get_by_text("Re-deal (misdeal").click()
@@ -47,16 +54,16 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     redeal.get_by_role("button", name="Record the re-deal").click()
     assert phone.get_by_text("Re-deal recorded: hand 2 is dealt again.").is_visible()
 
-    enter_hand(phone, "N ·", 4, "High", "♠", 9)
+    enter_hand(phone, "N ·", "4", "♠", 9)
     phone.get_by_text("Penalty", exact=True).click()
     penalty = phone.locator("form[action$='/penalties/']")
-    penalty.get_by_label("Renege (books move before scoring)").check()
+    penalty.get_by_text("Renege (books move before scoring)").click()
     tap(penalty, "team", "East–West")
     penalty.get_by_role("button", name="Record the penalty").click()
     assert phone.get_by_text("Penalty recorded: Renege by East–West.").is_visible()
 
-    enter_hand(phone, "S ·", 2, "No", "Down", 8)
-    enter_hand(phone, "W ·", 1, "High", "♣", 6)
+    enter_hand(phone, "S ·", "2 No", "Down", 8)
+    enter_hand(phone, "W ·", "1", "", 6)
     assert phone.get_by_text("Round complete").is_visible()
 
     for side, pair in (("North–South", "NS"), ("East–West", "EW")):
@@ -95,8 +102,7 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     first.get_by_role("button", name="This seat deals first").click()
     form = page.locator("#hand-form")
     form.locator("[data-field=bidder] label").nth(0).click()
-    form.locator("[data-field=level] label").nth(4).click()
-    form.locator("[data-field=kind] label").nth(2).click()
+    tap_bid(form, "5 No")
     form.locator("[data-field=books] label").nth(11).click()
     form.get_by_role("button", name="Show points").click()
     assert page.get_by_text("This hand: North–South 10, East–West 0 (made).").is_visible()

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.browser.test_scorekeeping import enter_hand, tap
+from tests.browser.test_scorekeeping import enter_hand, tap, tap_bid
 from tournament.models import LogEntry, Tournament
 from tournament.services.draws import round_draw, round_publish
 
@@ -35,13 +35,13 @@ def test_each_team_signs_on_its_own_phone(phone, second_phone, table_of_two):
     first = phone.locator("#first-dealer-form")
     tap(first, "seat", "N ·")
     first.get_by_role("button", name="This seat deals first").click()
-    for bidder, level, kind, trump, books in (
-        ("N ·", 3, "High", "♠", 9),
-        ("E ·", 2, "Special", "♥", 8),
-        ("S ·", 4, "High", "♦", 9),
-        ("W ·", 1, "No", "Up", 8),
+    for bidder, bid, trump, books in (
+        ("N ·", "3", "♠", 9),
+        ("E ·", "2 Special", "♥", 8),
+        ("S ·", "4", "♦", 9),
+        ("W ·", "1 No", "Up", 8),
     ):
-        enter_hand(phone, bidder, level, kind, trump, books)
+        enter_hand(phone, bidder, bid, trump, books)
     assert phone.get_by_text("Round complete").is_visible()
 
     open_team_page(phone, ns)
@@ -64,8 +64,7 @@ def enter_on_team_page(phone, dealer, bidder, level, books):
     form = phone.locator("form[action$='/enter/']")
     tap(form, "dealer", dealer)
     tap(form, "bidder", bidder)
-    tap(form, "level", str(level))
-    tap(form, "kind", "High")
+    tap_bid(form, str(level))
     tap(form, "suit", "♣")
     form.locator("[data-field=books] label").nth(books).click()
     form.get_by_role("button", name=re.compile("^Enter hand")).click()

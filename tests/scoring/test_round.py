@@ -70,10 +70,22 @@ def test_the_first_dealer_is_proposed_before_any_deal():
 
 
 def test_a_third_deal_by_one_team_is_refused():
-    deals = [hand(N, N, "3", 9), hand(S, N, "3", 9), hand(N, N, "3", 9)]
+    out_of_turn = Penalty(PenaltyKind.DEAL_OUT_OF_TURN, NS)
+    deals = [hand(N, N, "3", 9), hand(S, N, "3", 9, out_of_turn), hand(N, N, "3", 9)]
     message = "North–South have already dealt 2 times this round; hand 3 is dealt by East or West"
-    with pytest.raises(ScoringError, match=message):
+    with pytest.raises(ScoringError, match=message) as refused:
         score_round(RULES, deals)
+    assert refused.value.field == "dealer"
+    deals[2] = hand(N, N, "3", 9, out_of_turn)
+    assert score_round(RULES, deals).hands_played == 3, "marked dealt out of turn, a third deal stands"
+
+
+def test_a_dealer_the_rotation_does_not_propose_is_refused_unless_marked():
+    with pytest.raises(ScoringError, match="Hand 2 is dealt by East: the deal passes clockwise") as refused:
+        score_round(RULES, [hand(N, N, "3", 9), hand(W, N, "3", 9)])
+    assert refused.value.field == "dealer"
+    marked = hand(W, N, "3", 9, Penalty(PenaltyKind.DEAL_OUT_OF_TURN, EW))
+    assert score_round(RULES, [hand(N, N, "3", 9), marked]).next_dealer is N
 
 
 def test_after_a_deal_out_of_turn_stands_each_team_still_deals_twice():
@@ -83,12 +95,14 @@ def test_after_a_deal_out_of_turn_stands_each_team_still_deals_twice():
     assert score_round(RULES, deals).next_dealer is N
     deals.append(hand(N, N, "3", 9))
     assert score_round(RULES, deals).next_dealer is E
-    # Had South dealt hand 3 instead, North–South would be done and East–West deal hand 4.
-    assert score_round(RULES, [*deals[:2], hand(S, N, "3", 9)]).next_dealer.pair is EW
+    # Had South dealt hand 3 instead (out of turn too), North–South would be done and East–West deal hand 4.
+    south = hand(S, N, "3", 9, Penalty(PenaltyKind.DEAL_OUT_OF_TURN, NS))
+    assert score_round(RULES, [*deals[:2], south]).next_dealer.pair is EW
 
 
 def test_rotation_skips_a_team_that_has_dealt_its_share():
-    deals = [hand(N, E, "3", 9), hand(S, E, "3", 9)]  # South dealt out of turn, the hand stood
+    # South dealt out of turn, caught after bidding began: the hand stood.
+    deals = [hand(N, E, "3", 9), hand(S, E, "3", 9, Penalty(PenaltyKind.DEAL_OUT_OF_TURN, NS))]
     assert score_round(RULES, deals).next_dealer is W
 
 

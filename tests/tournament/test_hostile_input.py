@@ -115,9 +115,9 @@ def table_forms(tournament):
     hand = {
         "hand-dealer": "S",
         "hand-bidder": "S",
-        "hand-level": "2",
-        "hand-kind": "high",
+        "hand-bid": "2:high",
         "hand-suit": "clubs",
+        "hand-out_of_turn": "",
         "hand-books": "8",
         "hand-direction": "",
         "hand-reason": "",
@@ -128,7 +128,16 @@ def table_forms(tournament):
             reverse("table_hand_add", args=[busy.secret]),
             {**hand, "hand-version": version(busy), "hand-confirm": "on"},
         ),
+        "hand_check": (
+            reverse("table_hand_add", args=[busy.secret]),
+            {**hand, "hand-version": version(busy), "hand-confirm": ""},
+        ),
+        "hand_sync": (
+            reverse("table_hand_sync", args=[busy.secret]),
+            {**hand, "hand-version": version(busy), "entry_id": "0123456789abcdef"},
+        ),
         "hand_preview": (reverse("table_hand_preview", args=[busy.secret]), {**hand, "hand-version": version(busy)}),
+        "undo": (reverse("table_undo", args=[busy.secret]), {"version": version(busy)}),
         "hand_edit": (
             reverse("table_hand_edit", args=[busy.secret, 2]),
             {**hand, "hand-dealer": "E", "hand-version": version(busy)},
@@ -217,7 +226,10 @@ DIRECTOR_FORMS = [
 ]
 TABLE_FORMS = [
     "hand_add",
+    "hand_check",
+    "hand_sync",
     "hand_preview",
+    "undo",
     "hand_edit",
     "hand_remove",
     "redeal",
@@ -240,7 +252,7 @@ def team_forms(tournament, client):
     client.post(reverse("team_open"), {"code": team.code})
     table = Table.objects.filter(round__tournament=tournament).order_by("number").first()
     page = reverse("team_page", args=[team.pk])
-    hand = {"dealer": "S", "bidder": "S", "level": "2", "kind": "high", "suit": "clubs", "books": "8"}
+    hand = {"dealer": "S", "bidder": "S", "bid": "2:high", "suit": "clubs", "books": "8"}
     return {
         "open": (reverse("team_open"), {"code": team.code}),
         "sign": (page + "sign/", {"version": version(table), "player": str(team.memberships.first().player_id)}),

@@ -201,7 +201,7 @@ def test_bracket_pages_and_pdf(qualified, sheet, client, director):
     play(sheet, qualified, "W1-1", "NS")
     html = client.get(reverse("public:bracket", args=[qualified.slug])).content.decode()
     assert "Semifinal 1" in html and "#1 Player 0a" in html and "/table/" not in html
-    assert 'data-refresh-url="/t/' in html
+    assert f'hx-get="{reverse("public:bracket_fragment", args=[qualified.slug])}"' in html
     assert client.get(reverse("director:playoffs", args=[qualified.slug])).status_code == 302
     client.force_login(director)
     page = client.get(reverse("director:playoffs", args=[qualified.slug])).content.decode()

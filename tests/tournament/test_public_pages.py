@@ -92,7 +92,9 @@ def test_the_tournament_home_shows_current_announcements(client, played):
 
 def test_live_pages_refresh_themselves_while_a_round_is_played(client, played):
     html = client.get(reverse("public:standings", args=[played.slug])).content.decode()
-    assert 'data-refresh-url="/t/' in html and "refresh.js" in html
+    fragment = reverse("public:standings_fragment", args=[played.slug])
+    assert f'hx-get="{fragment}" hx-trigger="every 20s"' in html and "django_htmx/htmx-2.min.js" in html
+    assert "Player" in client.get(fragment).content.decode(), "the fragment it fetches is the standings"
 
 
 def test_drafts_are_not_public(client, tournament, make_teams):

@@ -47,21 +47,20 @@ def test_a_new_kind_of_change_gets_every_step_of_the_write_path(table, sheet, sc
 
 def test_an_edit_the_rules_refuse_leaves_nothing_behind(table, sheet):
     sheet.hand(table, "N", "N", 3, "high", 9)
-    sheet.hand(table, "S", "N", 3, "high", 9)
+    sheet.hand(table, "E", "N", 3, "high", 9)
     version = sheet.version(table)
 
-    def third_deal_by_north_south(table: Table, correction: bool) -> Change:
-        table.hands.filter(sequence=2).update(dealer="N")
-        table.hands.filter(sequence=1).update(dealer="S")
-        hand = table.hands.create(sequence=3, dealer="N", bidder="E", bid_level=1, bid_kind="high", books=7)
-        return Change(LogEntry.Action.HAND_ADDED, "a third deal", result=hand)
+    def out_of_rotation(table: Table, correction: bool) -> Change:
+        table.hands.filter(sequence=1).update(books=12)
+        hand = table.hands.create(sequence=3, dealer="W", bidder="E", bid_level=1, bid_kind="high", books=7)
+        return Change(LogEntry.Action.HAND_ADDED, "hand 3 dealt by West", result=hand)
 
     with pytest.raises(ServiceError) as refused:
-        sheet_write(table, version=version, actor=TABLE_LINK, edit=third_deal_by_north_south)
+        sheet_write(table, version=version, actor=TABLE_LINK, edit=out_of_rotation)
     assert refused.value.field == "dealer"
     table.refresh_from_db()
     assert table.version == version and table.hands.count() == 2
-    assert list(table.hands.order_by("sequence").values_list("dealer", flat=True)) == ["N", "S"]
+    assert list(table.hands.order_by("sequence").values_list("books", flat=True)) == [9, 9]
 
 
 def test_a_penalty_of_a_re_deal_is_removable_unless_it_caused_the_re_deal(client, table, sheet):

@@ -62,7 +62,7 @@ def test_the_first_dealer_and_the_proposals_clockwise(table, sheet):
     ("entry", "field", "message"),
     [
         (HandEntry("N", "E", 3, "high", 14, "spades"), "books", "0 to 13"),
-        (HandEntry("N", "E", 3, "high", 9), "suit", "trump suit"),
+        (HandEntry("N", "E", 3, "high", 9, "stars"), "suit", "Choose a trump suit"),
         (HandEntry("N", "E", 3, "nt", 9, "spades"), "suit", "no trump suit"),
         (HandEntry("N", "E", 3, "high", 9, "spades", "down"), "direction", "Only a no-trump"),
         (HandEntry("X", "E", 3, "high", 9, "spades"), "dealer", "Choose a seat"),
@@ -88,9 +88,27 @@ def test_a_bid_below_the_minimum_is_refused(tournament, make_teams):
 
 def test_a_third_deal_by_one_team_is_refused_beside_the_dealer(table, sheet):
     sheet.hand(table, "N", "N", 3, "high", 9)
-    sheet.hand(table, "S", "N", 3, "high", 9)
+    sheet.hand(table, "S", "N", 3, "high", 9, out_of_turn=True)
     refused(lambda: sheet.hand(table, "N", "E", 3, "high", 9), "dealer", "North–South have already dealt 2 times")
     assert table.hands.count() == 2
+    third = sheet.hand(table, "N", "E", 3, "high", 9, out_of_turn=True)
+    assert third.hand_number == 3, "marked dealt out of turn after bidding began, it stands"
+    assert third.penalties.get().description == "Deal out of turn by North–South, the hand stands"
+
+
+def test_a_trump_bid_needs_no_suit(table, sheet):
+    hand = sheet.hand(table, "N", "E", 3, "high", 9, suit="")
+    assert hand.trump_suit == "" and hand.bid_text == "3" and (hand.ns_points, hand.ew_points) == (0, 3)
+
+
+def test_a_dealer_out_of_rotation_is_refused_unless_marked(table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    refused(lambda: sheet.hand(table, "W", "E", 3, "high", 9), "dealer", "Hand 2 is dealt by East")
+    hand = sheet.hand(table, "W", "E", 3, "high", 9, out_of_turn=True)
+    table.refresh_from_db()
+    assert table.next_dealer == "N", "the rotation carries on clockwise from West"
+    sheets.hand_update(hand=hand, version=sheet.version(table), entry=HandEntry("E", "E", 3, "high", 9, "hearts"))
+    assert not hand.penalties.exists(), "an edit that puts the right dealer takes the mark away"
 
 
 def test_a_hand_after_the_last_is_refused(table, sheet):

@@ -18,8 +18,7 @@ def hand_post(version, confirm=True, **overrides):
         "hand-version": version,
         "hand-dealer": "N",
         "hand-bidder": "E",
-        "hand-level": "3",
-        "hand-kind": "low",
+        "hand-bid": "3:low",
         "hand-suit": "hearts",
         "hand-books": "10",
         "hand-confirm": "on" if confirm else "",
@@ -32,16 +31,33 @@ def url(name, table, *args):
     return reverse(name, args=[table.secret, *args])
 
 
+def refused(client, address, data, field_id):
+    """A refused form: the browser is sent back to the page at the field, where the refusal is shown beside it."""
+    response = client.post(address, data)
+    assert response.status_code == 302, "every POST ends in a redirect"
+    assert response.url.endswith(f"#{field_id}_group"), response.url
+    page = client.get(response.url)
+    assert f'id="{field_id}_error"' in page.content.decode()
+    return page
+
+
 def test_without_javascript_the_points_are_confirmed_before_saving(client, table):
     response = client.post(url("table_hand_add", table), hand_post(0, confirm=False))
-    text = text_of(response)
+    assert response.status_code == 302 and response.url == url("table_hand_check", table)
+    check = client.get(response.url)
+    text = text_of(check)
     assert "This hand: North–South 0, East–West 4 (made)" in text
     assert "Save hand 1" in text
+    assert text_of(client.get(response.url)) == text, "refreshing the check page saves nothing"
     assert not table.hands.exists(), "nothing is saved before the confirmation"
-    response = client.post(url("table_hand_add", table), hand_post(0))
-    assert response.status_code == 302
+    saved = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', check.content.decode())
+    data = dict(saved)
+    assert data["hand-confirm"] == "on" and data["entry_id"]
+    response = client.post(url("table_hand_add", table), data)
+    assert response.status_code == 302 and response.url.endswith("#entry")
+    assert client.post(url("table_hand_add", table), data).status_code == 302
     hand = table.hands.get()
-    assert (hand.ew_points, hand.bid_text) == (4, "3 Special ♥")
+    assert (hand.ew_points, hand.bid_text) == (4, "3 Special ♥"), "a second tap on Save records the hand once"
     assert "East–West 4" in text_of(client.get(url("table", table)))
 
 
@@ -52,11 +68,19 @@ def test_the_live_preview_fragment(client, table):
     assert "This hand" not in text_of(response)
 
 
-def test_a_refusal_is_shown_beside_its_field_and_nothing_is_saved(client, table):
+def test_a_hand_needs_no_trump_suit(client, table):
     response = client.post(url("table_hand_add", table), hand_post(0, suit=""))
-    assert response.status_code == 400
-    assert 'id="id_hand-suit_error"' in response.content.decode()
+    assert response.status_code == 302
+    hand = table.hands.get()
+    assert (hand.bid_text, hand.ew_points) == ("3 Special", 4)
+
+
+def test_a_refusal_is_shown_beside_its_field_and_nothing_is_saved(client, table):
+    page = refused(client, url("table_hand_add", table), hand_post(0, suit="stars"), "id_hand-suit")
+    assert 'value="stars"' not in page.content.decode()
+    assert re.search(r'value="3:low"[^>]*checked', page.content.decode()), "what was typed is kept"
     assert not table.hands.exists()
+    assert 'id="id_hand-suit_error"' not in client.get(url("table", table)).content.decode(), "shown once"
 
 
 def test_a_stale_save_is_refused_with_what_changed(client, table):
@@ -139,6 +163,7 @@ def test_a_signed_sheet_refuses_every_change_through_the_link(client, signed, pl
         response = client.post(
             url("table_penalty_add", signed),
             {"penalty-version": version, "penalty-hand": 1, "penalty-kind": "play_out_of_turn", "penalty-team": "NS"},
+            follow=True,
         )
         assert "signed and locked" in text_of(response)
         client.post(url("table_hand_remove", signed, 1), {"version": version, "reason": "x"})
@@ -153,8 +178,7 @@ def test_staff_correct_a_signed_sheet_with_a_reason(client, signed, scorekeeper)
     client.force_login(scorekeeper)
     version = signed.version
     data = hand_post(version, dealer="N", bidder="N", level="3", kind="high", suit="spades", books="11")
-    response = client.post(url("table_hand_edit", signed, 1), data)
-    assert 'id="id_hand-reason_error"' in response.content.decode()
+    refused(client, url("table_hand_edit", signed, 1), data, "id_hand-reason")
     response = client.post(url("table_hand_edit", signed, 1), {**data, "hand-reason": "11 books, counted again"})
     assert response.status_code == 302
     signed.refresh_from_db()
@@ -174,8 +198,8 @@ def test_only_staff_see_and_make_rulings(client, table, scorekeeper, sheet):
         "penalty-reason": "Generous",
         "penalty-hand": "",
     }
-    response = client.post(url("table_penalty_add", table), data)
-    assert response.status_code == 400 and not Penalty.objects.exists()
+    refused(client, url("table_penalty_add", table), data, "id_penalty-kind")
+    assert not Penalty.objects.exists()
     client.force_login(scorekeeper)
     assert "Director&#x27;s ruling" in client.get(url("table", table)).content.decode()
     assert client.post(url("table_penalty_add", table), data).status_code == 302
@@ -189,9 +213,9 @@ def test_signing_through_the_page(client, table, sheet):
     page = text_of(client.get(url("table", table)))
     assert "Sign the sheet" in page and "East–West win 10–3" in page
     data = {"sign-NS-version": table.version, "sign-NS-pair": "NS", "sign-NS-player": ns_player.pk}
-    response = client.post(url("table_sign", table), {**data, "sign-NS-code": table.team_at("EW").code})
-    assert response.status_code == 400 and 'id="id_sign-NS-code_error"' in response.content.decode()
-    assert "code: each team vouches with its own" in text_of(response) and not table.signatures.exists()
+    wrong = {**data, "sign-NS-code": table.team_at("EW").code}
+    page = refused(client, url("table_sign", table), wrong, "id_sign-NS-code")
+    assert "code: each team vouches with its own" in text_of(page) and not table.signatures.exists()
     code = table.team_at("NS").code.lower()
     response = client.post(url("table_sign", table), {**data, "sign-NS-code": f"{code[:3]} {code[3:]}"})
     assert response.status_code == 302, "the code is read in any case, with a space"
@@ -248,11 +272,10 @@ def test_calling_the_director_from_the_table_and_settling_it(client, table, shee
 
 def test_a_re_deal_through_the_page(client, table):
     page = url("table_redeal", table)
-    response = client.post(page, {"redeal-version": 0, "redeal-dealer": "N"})
-    assert response.status_code == 400 and 'id="id_redeal-reason_error"' in response.content.decode()
+    refused(client, page, {"redeal-version": 0, "redeal-dealer": "N"}, "id_redeal-reason")
     out_of_turn = {"redeal-version": 0, "redeal-dealer": "N", "redeal-reason": "deal_out_of_turn"}
-    response = client.post(page, out_of_turn)
-    assert 'id="id_redeal-team_error"' in response.content.decode() and "team that was out of turn" in text_of(response)
+    response = refused(client, page, out_of_turn, "id_redeal-team")
+    assert "team that was out of turn" in text_of(response)
     assert not table.hands.exists()
     response = client.post(page, {**out_of_turn, "redeal-team": "EW"}, follow=True)
     assert "Re-deal recorded: hand 1 is dealt again." in text_of(response)

@@ -204,7 +204,7 @@ def test_a_double_entry_round_with_a_re_deal_is_signed_by_both_teams(two_tables,
     mode(Tournament.SheetMode.DOUBLE)
     table, _ = two_tables
     for pair in ("NS", "EW"):
-        result = submit(sheet, table, pair, dealer="N", redeal_reason="deal_out_of_turn", redeal_team="EW")
+        result = submit(sheet, table, pair, dealer="E", redeal_reason="deal_out_of_turn", redeal_team="EW")
     assert result.status == Submitted.RECORDED and not result.hand.counts
     assert result.hand.penalties.get().kind == "deal_out_of_turn"
     for dealer, level, books in (("E", 4, 10), ("S", 2, 8), ("W", 1, 7), ("N", 3, 9)):
@@ -225,10 +225,10 @@ def test_a_double_entry_is_refused_beside_its_field_before_the_other_team_enters
     table, _ = two_tables
     submit(sheet, table, "NS", HandEntry("N", "N", 3, "high", 9, "spades"))
     submit(sheet, table, "EW", HandEntry("N", "N", 3, "high", 9, "spades"))
-    submit(sheet, table, "NS", HandEntry("S", "N", 3, "high", 9, "spades"))
-    submit(sheet, table, "EW", HandEntry("S", "N", 3, "high", 9, "spades"))
-    with pytest.raises(ServiceError, match="already dealt 2 times") as refused:
-        submit(sheet, table, "NS", HandEntry("N", "E", 3, "high", 9, "spades"))
+    submit(sheet, table, "NS", HandEntry("E", "N", 3, "high", 9, "spades"))
+    submit(sheet, table, "EW", HandEntry("E", "N", 3, "high", 9, "spades"))
+    with pytest.raises(ServiceError, match="Hand 3 is dealt by South") as refused:
+        submit(sheet, table, "NS", HandEntry("W", "E", 3, "high", 9, "spades"))
     assert refused.value.field == "dealer"
     with pytest.raises(WrongCode):
         sheets.hand_submit(table=table, version=sheet.version(table), pair="NS", code=team(table, "EW").code)

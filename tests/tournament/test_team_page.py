@@ -75,10 +75,14 @@ def test_one_phone_cannot_sign_for_both_teams_without_both_codes(client, tournam
     assert "Signed by Player 0a for your team." in text_of(response)
     ew_player = drawn[1].memberships.first().player
     data = {"sign-EW-version": table.version + 1, "sign-EW-pair": "EW", "sign-EW-player": ew_player.pk}
-    refused = client.post(reverse("table_sign", args=[table.secret]), data)
-    assert refused.status_code == 400 and not table.signatures.filter(pair="EW").exists()
-    wrong = client.post(reverse("table_sign", args=[table.secret]), {**data, "sign-EW-code": drawn[0].code})
-    assert wrong.status_code == 400 and not table.signatures.filter(pair="EW").exists()
+    refused = client.post(reverse("table_sign", args=[table.secret]), data, follow=True)
+    assert 'id="id_sign-EW-code_error"' in refused.content.decode()
+    assert not table.signatures.filter(pair="EW").exists()
+    wrong = client.post(
+        reverse("table_sign", args=[table.secret]), {**data, "sign-EW-code": drawn[0].code}, follow=True
+    )
+    assert 'id="id_sign-EW-code_error"' in wrong.content.decode()
+    assert not table.signatures.filter(pair="EW").exists()
     client.post(reverse("table_sign", args=[table.secret]), {**data, "sign-EW-code": drawn[1].code})
     table.refresh_from_db()
     assert table.signed
@@ -115,7 +119,7 @@ def test_blind_double_entry_through_both_teams_pages(tournament, drawn):
 
     def enter(phone, page, books):
         table.refresh_from_db()
-        data = {"version": table.version, "dealer": "N", "bidder": "N", "level": 3, "kind": "high", "suit": "spades"}
+        data = {"version": table.version, "dealer": "N", "bidder": "N", "bid": "3:high", "suit": "spades"}
         return phone.post(page + "enter/", {f"enter-{key}": value for key, value in {**data, "books": books}.items()})
 
     enter(ns_phone, ns_page, 9)

@@ -1,9 +1,13 @@
 """Forms of the table scorekeeper's page: big one-tap choices rather than free text."""
 
+import json
+
 from django import forms
 
+import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
 from scoring.penalties import MAX_RULING_POINTS
+from tournament.services.sheets.hands import HandEntry
 
 
 class ChoiceButtons(forms.RadioSelect):
@@ -46,39 +50,91 @@ class FirstDealerForm(VersionedForm):
         self.fields["seat"].choices = _seat_choices(seats)
 
 
+def bid_choices(min_bid: int = 1) -> list[tuple[str, str]]:
+    """One choice per bid, in tournament words ("4", "4 Special", "4 No"), level by level."""
+    return [
+        (f"{level}:{kind.value}", str(scoring.Bid(level, kind)))
+        for level in range(min_bid, scoring.bids.MAX_LEVEL + 1)
+        for kind in BidKind
+    ]
+
+
+def bid_value(level: int, kind: str) -> str:
+    return f"{level}:{kind}"
+
+
+class BidGrid(ChoiceButtons):
+    """The bids as a grid: a row per level, a column each for high, Special and No."""
+
+    template_name = "table/widgets/bid_grid.html"
+
+
 class HandForm(VersionedForm):
+    """A hand in four taps: who won the bid, the bid, the books, save. The dealer is proposed; the trump
+    suit or no-trump direction is optional (scoring never needs it)."""
+
     dealer = forms.ChoiceField(widget=ChoiceButtons, label="Dealer")
     bidder = forms.ChoiceField(widget=ChoiceButtons, label="Bid won by")
-    level = forms.TypedChoiceField(
-        coerce=int, choices=[(n, str(n)) for n in range(1, 8)], widget=ChoiceButtons, label="Bid"
-    )
-    kind = forms.ChoiceField(
-        choices=[(kind.value, kind.word or kind.label) for kind in BidKind], widget=ChoiceButtons, label="Kind"
-    )
-    suit = forms.ChoiceField(
-        choices=[(suit.value, suit.symbol) for suit in Suit],
-        widget=ChoiceButtons,
-        required=False,
-        label="Trump (High or Special)",
-    )
-    direction = forms.ChoiceField(
-        choices=Direction.choices(),
-        widget=ChoiceButtons,
-        required=False,
-        label="Direction (No trump; up if none named)",
-    )
+    bid = forms.ChoiceField(choices=bid_choices(), widget=BidGrid, label="Bid")
     books = forms.TypedChoiceField(
         coerce=int,
         choices=[(n, str(n)) for n in range(14)],
         widget=ChoiceButtons,
         label="Books won by the bidding team",
     )
+    suit = forms.ChoiceField(
+        choices=[(suit.value, suit.symbol) for suit in Suit],
+        widget=ChoiceButtons,
+        required=False,
+        label="Trump, if named (optional)",
+    )
+    direction = forms.ChoiceField(
+        choices=Direction.choices(),
+        widget=ChoiceButtons,
+        required=False,
+        label="No trump played (optional; up if none named)",
+    )
+    out_of_turn = forms.BooleanField(
+        required=False,
+        label="Dealt out of turn, caught after bidding began (the hand stands)",
+        help_text="Caught before the first bid, it is a re-deal instead.",
+    )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, seats, **kwargs):
+    def __init__(self, *args, seats, min_bid: int = 1, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["dealer"].choices = _seat_choices(seats)
         self.fields["bidder"].choices = _seat_choices(seats)
+        self.fields["bid"].choices = bid_choices(min_bid)
+
+    def clean(self):
+        """The bid as the services take it: a level and a kind."""
+        cleaned = super().clean()
+        if cleaned.get("bid"):
+            level, kind = cleaned["bid"].split(":")
+            cleaned["level"], cleaned["kind"] = int(level), kind
+        return cleaned
+
+
+def hand_entry(cleaned: dict) -> HandEntry:
+    """A valid hand form's answers as the services take them."""
+    return HandEntry(
+        dealer=cleaned["dealer"],
+        bidder=cleaned["bidder"],
+        level=cleaned["level"],
+        kind=cleaned["kind"],
+        books=cleaned["books"],
+        suit=cleaned["suit"],
+        direction=cleaned["direction"],
+        out_of_turn=cleaned.get("out_of_turn", False),
+    )
+
+
+class TeamHandForm(HandForm):
+    """A team's own entry in blind double entry: the teams' entries are compared deal by deal, and a hand
+    dealt out of turn is marked by staff when they settle the sheet."""
+
+    out_of_turn = None
 
 
 class RedealForm(VersionedForm):
@@ -111,8 +167,18 @@ class RedealForm(VersionedForm):
 
 
 class PenaltyForm(VersionedForm):
+    """The offence first, on big buttons; the page's script then shows only the fields that offence needs."""
+
+    OFFENCE_FIELDS = {
+        PenaltyKind.RENEGE: ("hand", "team", "count"),
+        PenaltyKind.BID_OUT_OF_TURN: ("hand", "team", "choice"),
+        PenaltyKind.PLAY_OUT_OF_TURN: ("hand", "team"),
+        PenaltyKind.EXPOSED_CARD: ("hand", "team"),
+        PenaltyKind.DIRECTOR_RULING: ("hand", "team", "points"),
+    }
+
+    kind = forms.ChoiceField(widget=ChoiceButtons, label="Offence")
     hand = forms.TypedChoiceField(coerce=int, required=False, label="In hand", empty_value=None)
-    kind = forms.ChoiceField(widget=forms.RadioSelect, label="Offence")
     team = forms.ChoiceField(choices=Pair.choices(), widget=ChoiceButtons, label="Team that committed it")
     count = forms.TypedChoiceField(
         coerce=int,
@@ -154,16 +220,17 @@ class PenaltyForm(VersionedForm):
             (PenaltyKind.BID_OUT_OF_TURN.value, PenaltyKind.BID_OUT_OF_TURN.label),
             (PenaltyKind.PLAY_OUT_OF_TURN.value, PenaltyKind.PLAY_OUT_OF_TURN.label),
             (PenaltyKind.EXPOSED_CARD.value, f"{PenaltyKind.EXPOSED_CARD.label} (a team's first is a warning)"),
-            (
-                PenaltyKind.DEAL_OUT_OF_TURN.value,
-                f"{PenaltyKind.DEAL_OUT_OF_TURN.label} after bidding began (the hand stands)",
-            ),
         ]
         if staff:
             kinds.append((PenaltyKind.DIRECTOR_RULING.value, PenaltyKind.DIRECTOR_RULING.label))
         self.fields["kind"].choices = kinds
         self.fields["reason"].label = "Reason"
         self.fields["reason"].help_text = "Required for a ruling, and for any change once the sheet is signed."
+
+    @property
+    def offence_fields_json(self) -> str:
+        """Which fields each offence needs, for the page's script."""
+        return json.dumps({str(kind): list(fields) for kind, fields in self.OFFENCE_FIELDS.items()})
 
 
 class CodeInput(forms.TextInput):

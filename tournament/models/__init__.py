@@ -14,7 +14,7 @@ from tournament.models.events import (
 )
 from tournament.models.log import LogEntry
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
-from tournament.models.rounds import Round, Seating, Table, new_table_secret
+from tournament.models.rounds import Round, Seating, Table, TableCard, new_table_secret
 from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
 from tournament.models.throttle import Throttle
 
@@ -33,6 +33,7 @@ __all__ = [
     "Seating",
     "Signature",
     "Table",
+    "TableCard",
     "Team",
     "TeamMember",
     "Throttle",

@@ -52,6 +52,7 @@ class LogEntry(models.Model):
         ENTRIES_SETTLED = "entries_settled", "Entries settled by staff"
         CODE_ISSUED = "code_issued", "Team code issued"
         WRONG_CODE = "wrong_code", "Wrong team code"
+        REMOVAL_UNDONE = "removal_undone", "Removal undone"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

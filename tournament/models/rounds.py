@@ -167,3 +167,22 @@ class Seating(models.Model):
         if self.table_id is None:
             return f"{self.team} has a bye in round {self.round.number}"
         return f"{self.team} at table {self.table.number} {self.pair}"
+
+
+class TableCard(models.Model):
+    """The card that stays on table N all event: its link opens whichever round's table N is being played,
+    so one phone can keep the table's sheet from the first round to the last."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_cards")
+    number = models.PositiveSmallIntegerField()
+    secret = models.CharField(max_length=32, unique=True, default=new_table_secret, editable=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="table_card_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_card_number_positive"),
+        ]
+
+    def __str__(self):
+        return f"Table card {self.number}, {self.tournament}"

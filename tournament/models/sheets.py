@@ -34,6 +34,9 @@ class Hand(models.Model):
         max_length=2, choices=Pair.choices(), blank=True, help_text="The team that entered it (blank: staff)."
     )
     accepted_at = models.DateTimeField(null=True, blank=True, help_text="When the other team accepted it.")
+    entry_id = models.CharField(
+        max_length=40, blank=True, help_text="The phone's own id for the entry: a repeated send is recognised."
+    )
 
     hand_number = models.PositiveSmallIntegerField(default=0)
     counts = models.BooleanField(default=True)
@@ -51,6 +54,9 @@ class Hand(models.Model):
         ordering = ["table", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["table", "sequence"], name="hand_sequence_unique_at_table"),
+            models.UniqueConstraint(
+                fields=["table", "entry_id"], condition=~Q(entry_id=""), name="hand_entry_recorded_once"
+            ),
             models.CheckConstraint(
                 condition=Q(bid_level__isnull=True) | Q(bid_level__gte=1, bid_level__lte=7), name="hand_bid_level_range"
             ),

@@ -1,5 +1,6 @@
 """Reads that build pages, each a fixed number of queries whatever the size of the field."""
 
+from tournament.selectors.cards import CardSitting, Move, card_by_secret, card_sitting
 from tournament.selectors.events import (
     DeskCounts,
     announcements_active,
@@ -36,11 +37,15 @@ from tournament.selectors.teams import TeamRound, team_rounds, teams_search, tea
 
 __all__ = [
     "BracketColumn",
+    "CardSitting",
     "DeskCounts",
+    "Move",
     "SeatView",
     "SheetView",
     "TeamRound",
     "announcements_active",
+    "card_by_secret",
+    "card_sitting",
     "desk_counts",
     "draw_matches",
     "event_get",

@@ -34,8 +34,11 @@ def sheet_load(table: Table) -> Sheet:
     return sheet
 
 
-def sheet_score(sheet: Sheet, extra: Hand | None = None, replace: Hand | None = None) -> scoring.RoundScore:
-    """Score a sheet, optionally with one hand added or replaced (for a preview).
+def sheet_score(
+    sheet: Sheet, extra: Hand | None = None, replace: Hand | None = None, extra_penalties: tuple = ()
+) -> scoring.RoundScore:
+    """Score a sheet, optionally with one hand added or replaced (for a preview), with ``extra_penalties``
+    instead of the replaced hand's stored ones when given.
 
     The engine answers in the order of its input: one line per hand, one per penalty of each hand,
     one per ruling. ServiceError carries the engine's words, beside the entry they concern.
@@ -44,10 +47,14 @@ def sheet_score(sheet: Sheet, extra: Hand | None = None, replace: Hand | None = 
     try:
         deals = []
         for hand in sheet.hands:
-            source = replace if replace is not None and replace.pk == hand.pk else hand
-            deals.append(source.to_engine(tuple(p.to_engine() for p in sheet.penalties.get(hand.pk, []))))
+            penalties = tuple(p.to_engine() for p in sheet.penalties.get(hand.pk, []))
+            if replace is not None and replace.pk == hand.pk:
+                kept = tuple(p for p in penalties if p.kind is not scoring.PenaltyKind.DEAL_OUT_OF_TURN)
+                deals.append(replace.to_engine(kept + tuple(extra_penalties)))
+            else:
+                deals.append(hand.to_engine(penalties))
         if extra is not None:
-            deals.append(extra.to_engine())
+            deals.append(extra.to_engine(tuple(extra_penalties)))
         return scoring.score_round(
             table.round.tournament.rules,
             deals,

@@ -12,13 +12,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
-from tournament.forms.table import HandForm, TeamCodeForm, TeamRedealForm, TeamSignForm, VersionForm
+from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, TeamSignForm, VersionForm, hand_entry
 from tournament.models import Team, Tournament
 from tournament.security import client_ip
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
-from tournament.services.sheets import HandEntry, StaleSheet
+from tournament.services.sheets import StaleSheet
 from tournament.services.teams import team_code_open
 from tournament.views.common import form_error
 from tournament.views.device import device_of
@@ -72,8 +72,11 @@ def _page(request, team: Team, status=200, **overrides):
         "event": team.tournament.event,
         "now": now,
         "sign_form": TeamSignForm(initial={"version": version}, players=[member.player for member in team.members]),
-        "enter_form": HandForm(
-            initial={"version": version, "dealer": now.table.next_dealer or None}, seats=now.seats, prefix="enter"
+        "enter_form": TeamHandForm(
+            initial={"version": version, "dealer": now.table.next_dealer or None},
+            seats=now.seats,
+            min_bid=team.tournament.rules.min_bid,
+            prefix="enter",
         )
         if now.table
         else None,
@@ -165,15 +168,15 @@ def team_enter(request, team_id):
     """Blind double entry: the team's own entry of the next hand."""
     team = _team(request, team_id)
     now = _table_and_pair(team)
-    form = HandForm(request.POST, seats=now.seats, prefix="enter")
+    form = TeamHandForm(request.POST, seats=now.seats, min_bid=team.tournament.rules.min_bid, prefix="enter")
 
-    def enter(version, dealer, bidder, level, kind, books, suit, direction, **rest):
+    def enter(**data):
         return sheets.hand_submit(
             table=now.table,
-            version=version,
+            version=data["version"],
             pair=now.pair,
             code=team.code,
-            entry=HandEntry(dealer, bidder, level, kind, books, suit, direction),
+            entry=hand_entry(data),
             actor=Actor.team(team, device_of(request)),
         )
 

@@ -152,6 +152,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "books": hand.books,
                 "by_staff": hand.by_staff,
                 "entered_by": hand.entered_by,
+                "entry_id": hand.entry_id,
                 "accepted_at": _time(hand.accepted_at),
                 "created_at": _time(hand.created_at),
                 "penalties": [

@@ -109,6 +109,7 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
     seat(read.field(entry, "north_south", path, int), f"{path}.north_south", table, Pair.NORTH_SOUTH)
     seat(read.field(entry, "east_west", path, int), f"{path}.east_west", table, Pair.EAST_WEST)
     sequences = set()
+    entry_ids = set()
     for h_path, hand_entry in read.entries(entry, "hands", path):
         sequence = read.field(hand_entry, "sequence", h_path, int, low=1, high=100)
         if sequence in sequences:
@@ -124,8 +125,12 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
                 hand_entry, "entered_by", h_path, str, required=False, choices=["", *Pair.values()]
             )
             or "",
+            "entry_id": (read.field(hand_entry, "entry_id", h_path, str, required=False) or "")[:40],
             "accepted_at": read.field(hand_entry, "accepted_at", h_path, "datetime", required=False),
         }
+        if fields["entry_id"] and fields["entry_id"] in entry_ids:
+            read.fail(f"{h_path}.entry_id", f"entry {fields['entry_id']!r} appears twice at this table")
+        entry_ids.add(fields["entry_id"])
         if (
             (level is None) != (fields["bidder"] == "")
             or (level is None) != (fields["bid_kind"] == "")

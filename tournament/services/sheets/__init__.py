@@ -25,6 +25,7 @@ from tournament.services.sheets.signing import (
     sheet_sign,
     waiting_hands,
 )
+from tournament.services.sheets.undo import removal_undo
 from tournament.services.sheets.write import Change, StaleSheet, sheet_write
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "penalty_add",
     "penalty_remove",
     "redeal_record",
+    "removal_undo",
     "sheet_dispute",
     "sheet_dispute_resolve",
     "sheet_sign",

@@ -91,7 +91,8 @@ def _redeal_penalty(submission: HandSubmission) -> scoring.Penalty | None:
 
 def _record(table: Table, submission: HandSubmission) -> Hand:
     """Record the agreed deal on the sheet."""
-    first_dealer_from(table, submission.dealer)
+    if submission.redeal_reason != RedealReason.DEAL_OUT_OF_TURN:
+        first_dealer_from(table, submission.dealer)
     hand = _candidate(table, submission)
     hand.accepted_at = timezone.now()
     hand.save()

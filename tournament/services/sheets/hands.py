@@ -6,17 +6,21 @@ from django.db.models import Max
 from django.utils import timezone
 
 import scoring
-from scoring import RedealReason, ScoringError, Seat
+from scoring import PenaltyKind, RedealReason, ScoringError, Seat
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
-from tournament.services.sheets.write import Change, may_change, sheet_write
+from tournament.services.sheets.write import Change, StaleSheet, may_change, sheet_write
 
 
 @dataclass(frozen=True)
 class HandEntry:
-    """A played hand as the scorekeeper enters it."""
+    """A played hand as the scorekeeper enters it.
+
+    The trump suit (or no-trump direction) is optional: scoring never needs it. ``out_of_turn`` marks a hand
+    its dealer dealt out of turn, caught only once bidding had begun: it stands (RULES.md, Deal).
+    """
 
     dealer: str
     bidder: str
@@ -25,6 +29,7 @@ class HandEntry:
     books: int
     suit: str = ""
     direction: str = ""
+    out_of_turn: bool = False
 
 
 def hand_snapshot(hand: Hand) -> dict:
@@ -38,6 +43,11 @@ def hand_snapshot(hand: Hand) -> dict:
         "direction": hand.direction,
         "books": hand.books,
         "misdeal": hand.misdeal,
+        "out_of_turn": any(
+            p.kind == PenaltyKind.DEAL_OUT_OF_TURN and not p.before_bidding for p in hand.penalties.all()
+        )
+        if hand.pk
+        else False,
     }
 
 
@@ -54,9 +64,28 @@ def checked_entry(table: Table, entry: HandEntry) -> HandEntry:
         contract = scoring.Contract(bid, entry.suit or None, entry.direction or None)
     except ScoringError as error:
         raise ServiceError(str(error), field=error.field) from None
-    if not bid.is_no_trump and contract.suit is None:
-        raise ServiceError("Choose the trump suit (the suit of the first card played if none was named).", field="suit")
     return replace(entry, kind=str(bid.kind), direction=str(contract.direction or ""))
+
+
+def out_of_turn_mark(entry: HandEntry) -> tuple[scoring.Penalty, ...]:
+    """The penalty that marks a hand dealt out of turn after bidding began: by the dealer's team, no points."""
+    if not entry.out_of_turn:
+        return ()
+    return (scoring.Penalty(PenaltyKind.DEAL_OUT_OF_TURN, Seat(entry.dealer).pair),)
+
+
+def _mark_out_of_turn(table: Table, hand: Hand, entry: HandEntry, actor: Actor) -> None:
+    """Store the mark as the hand's deal-out-of-turn penalty, or take it away."""
+    marks = hand.penalties.filter(kind=PenaltyKind.DEAL_OUT_OF_TURN, before_bidding=False)
+    if not entry.out_of_turn:
+        marks.delete()
+        return
+    team = Seat(entry.dealer).pair
+    if not marks.filter(team=team).exists():
+        marks.delete()
+        Penalty.objects.create(
+            table=table, hand=hand, kind=PenaltyKind.DEAL_OUT_OF_TURN, team=team, created_by=actor.account
+        )
 
 
 def apply_entry(hand: Hand, entry: HandEntry) -> None:
@@ -90,6 +119,32 @@ def entered_by(table: Table, actor: Actor) -> dict:
     return {"entered_by": pair, "accepted_at": None if waits else timezone.now()}
 
 
+HAND_FIELDS = (
+    "sequence",
+    "dealer",
+    "misdeal",
+    "bidder",
+    "bid_level",
+    "bid_kind",
+    "trump_suit",
+    "direction",
+    "books",
+    "by_staff",
+    "entered_by",
+    "entry_id",
+)
+PENALTY_FIELDS = ("kind", "team", "count", "choice", "before_bidding", "points", "reason", "created_by_id")
+
+
+def hand_record_fields(hand: Hand) -> dict:
+    """What was entered of a deal, to put it back as it was (see removal_undo)."""
+    return {name: getattr(hand, name) for name in HAND_FIELDS} | {"accepted": hand.accepted_at is not None}
+
+
+def penalty_fields(penalty: Penalty) -> dict:
+    return {name: getattr(penalty, name) for name in PENALTY_FIELDS}
+
+
 def _staff_entries_check(actor: Actor, hand: Hand, *, with_penalties: bool = False) -> None:
     """The table link may not change a hand staff entered or corrected, nor remove a penalty staff applied."""
     if not may_change(actor, hand):
@@ -115,9 +170,10 @@ def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) ->
     candidate = Hand(table=table, pk=hand.pk if hand else None)
     apply_entry(candidate, entry)
     sheet = sheet_load(table)
+    marks = out_of_turn_mark(entry)
     if hand is None:
-        return sheet_score(sheet, extra=candidate)
-    return sheet_score(sheet, replace=candidate)
+        return sheet_score(sheet, extra=candidate, extra_penalties=marks)
+    return sheet_score(sheet, replace=candidate, extra_penalties=marks)
 
 
 def table_first_dealer_set(
@@ -169,34 +225,61 @@ def hand_record(
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
     director_ruling: bool = False,
+    entry_id: str = "",
 ) -> Hand:
-    """Enter the next played hand; the engine scores it and the whole sheet."""
+    """Enter the next played hand; the engine scores it and the whole sheet.
+
+    ``entry_id`` is the phone's own id for the entry: a phone that sends it again (its answer was lost when
+    the network dropped) gets the hand already recorded, and the sheet keeps it once.
+    """
     actor = actor_of(actor, user, default=TABLE_LINK)
+    entry_id = entry_id.strip()[: Hand._meta.get_field("entry_id").max_length]
+    if recorded := _recorded(table, entry_id):
+        return recorded
 
     def edit(table: Table, correction: bool) -> Change:
         entry_mode_check(table, actor)
         checked = checked_entry(table, entry)
         first_dealer_from(table, checked.dealer)
-        hand = Hand(table=table, sequence=_next_sequence(table), by_staff=actor.is_staff, **entered_by(table, actor))
+        hand = Hand(
+            table=table,
+            sequence=_next_sequence(table),
+            by_staff=actor.is_staff,
+            entry_id=entry_id,
+            **entered_by(table, actor),
+        )
         apply_entry(hand, checked)
         hand.save()
+        _mark_out_of_turn(table, hand, checked, actor)
         table.submissions.filter(sequence=hand.sequence).delete()
         return Change(
             LogEntry.Action.HAND_ADDED,
             lambda: f"Hand {hand.hand_number}: {hand.bid_text} by {Seat(hand.bidder).label}, {hand.books} books",
-            after=lambda: hand_snapshot(hand),
+            after=lambda: hand_snapshot(hand) | ({"entry_id": entry_id} if entry_id else {}),
             result=hand,
         )
 
-    return sheet_write(
-        table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-        director_ruling=director_ruling,
-    )
+    try:
+        return sheet_write(
+            table,
+            version=version,
+            actor=actor,
+            edit=edit,
+            reason=reason,
+            confirm_knock_on=confirm_knock_on,
+            director_ruling=director_ruling,
+        )
+    except StaleSheet:
+        if recorded := _recorded(table, entry_id):
+            return recorded
+        raise
+
+
+def _recorded(table: Table, entry_id: str) -> Hand | None:
+    """The hand an entry with this id already put on the sheet, if any."""
+    if not entry_id:
+        return None
+    return Hand.objects.filter(table=table, entry_id=entry_id).first()
 
 
 def redeal_record(
@@ -224,7 +307,8 @@ def redeal_record(
         why = RedealReason(reason)
         if why.names_a_team and team not in scoring.Pair.values():
             raise ServiceError("Choose the team that was out of turn.", field="team")
-        first_dealer_from(table, dealer)
+        if why is not RedealReason.DEAL_OUT_OF_TURN:
+            first_dealer_from(table, dealer)
         entry_mode_check(table, actor)
         hand = Hand.objects.create(
             table=table,
@@ -275,10 +359,12 @@ def hand_update(
             raise ServiceError("A re-deal has no bid to change: remove it instead.")
         _staff_entries_check(actor, stored)
         before = hand_snapshot(stored)
-        apply_entry(stored, checked_entry(table, entry))
-        after = hand_snapshot(stored)
+        checked = checked_entry(table, entry)
+        apply_entry(stored, checked)
+        after = {**hand_snapshot(stored), "out_of_turn": checked.out_of_turn}
         if before == after:
             return None
+        _mark_out_of_turn(table, stored, checked, actor)
         entry_mode_check(table, actor)
         stored.by_staff = stored.by_staff or actor.is_staff
         for name, value in entered_by(table, actor).items():
@@ -314,8 +400,11 @@ def hand_remove(
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
     director_ruling: bool = False,
-) -> None:
-    """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up."""
+) -> LogEntry:
+    """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up.
+
+    Returns the removal's entry in the sheet's history, from which ``removal_undo`` puts it back.
+    """
     actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
@@ -325,6 +414,7 @@ def hand_remove(
         before = hand_snapshot(stored)
         label = f"hand {stored.hand_number}" if stored.counts else f"re-deal of hand {stored.hand_number}"
         penalties = [penalty.description for penalty in stored.penalties.all()]
+        kept = {"hand": hand_record_fields(stored), "penalties": [penalty_fields(p) for p in stored.penalties.all()]}
         sequence = stored.sequence
         stored.delete()
         for moved in table.hands.filter(sequence__gt=sequence).order_by("sequence"):
@@ -333,10 +423,10 @@ def hand_remove(
         return Change(
             LogEntry.Action.HAND_REMOVED,
             f"Removed {label}" + (f" with {'; '.join(penalties)}" if penalties else ""),
-            before={**before, "penalties": penalties},
+            before={**before, "penalties": penalties, "restore": kept},
         )
 
-    sheet_write(
+    return sheet_write(
         hand.table,
         version=version,
         actor=actor,

@@ -5,6 +5,7 @@ from scoring import PenaltyKind, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.sheets.hands import penalty_fields
 from tournament.services.sheets.write import Change, may_change, sheet_write
 
 
@@ -104,8 +105,8 @@ def penalty_remove(
     confirm_knock_on: bool = False,
     actor: Actor | None = None,
     director_ruling: bool = False,
-) -> None:
-    """Undo a penalty; the sheet is rescored without it."""
+) -> LogEntry:
+    """Undo a penalty; the sheet is rescored without it. Returns the removal's entry (see removal_undo)."""
     actor = actor_of(actor, user, default=TABLE_LINK)
 
     def edit(table: Table, correction: bool) -> Change:
@@ -116,12 +117,15 @@ def penalty_remove(
             raise ServiceError("Staff applied this penalty: only the tournament scorekeeper or director can undo it.")
         if not stored.removable:
             raise ServiceError("This penalty is why the cards were dealt again: remove the re-deal instead.")
-        before = _penalty_snapshot(stored)
+        before = {
+            **_penalty_snapshot(stored),
+            "restore": {"hand_sequence": stored.hand.sequence if stored.hand_id else None, **penalty_fields(stored)},
+        }
         description = stored.description
         stored.delete()
         return Change(LogEntry.Action.PENALTY_REMOVED, f"Removed: {description}", before=before)
 
-    sheet_write(
+    return sheet_write(
         penalty.table,
         version=version,
         actor=actor,

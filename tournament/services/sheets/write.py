@@ -80,10 +80,10 @@ def correction_check(table: Table, actor: Actor, reason: str, reason_field: str 
     return False
 
 
-def _history(table: Table, actor: Actor, change: Change, *, reason: str = "", correction: bool = False) -> None:
+def _history(table: Table, actor: Actor, change: Change, *, reason: str = "", correction: bool = False) -> LogEntry:
     table.version += 1
     Table.objects.filter(pk=table.pk).update(version=table.version)
-    log_write(
+    return log_write(
         actor=actor,
         action=change.action,
         summary=change.summary,
@@ -142,7 +142,7 @@ def sheet_write(
     confirm_knock_on: bool = False,
     director_ruling: bool = False,
 ):
-    """Make one change to a sheet and return what the edit returned as its ``result``.
+    """Make one change to a sheet and return what the edit returned as its ``result`` (else the history entry).
 
     ``edit(table, correction)`` receives the locked table and whether this is a staff correction; it makes
     the change and describes it, or returns None when nothing changed. A ``scored`` change (hands,
@@ -164,6 +164,6 @@ def sheet_write(
         change.summary += "; the director's ruling changes the result"
     if change.voids_signatures:
         _void_signatures(table, actor)
-    _history(table, actor, change, reason=reason, correction=correction)
+    entry = _history(table, actor, change, reason=reason, correction=correction)
     playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=confirm_knock_on)
-    return change.result
+    return entry if change.result is None else change.result

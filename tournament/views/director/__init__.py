@@ -14,7 +14,14 @@ from tournament.views.director.events import (
     tournament_edit,
     tournament_rules,
 )
-from tournament.views.director.exports import bracket_pdf, event_archive, hands_export, round_sheets_pdf, standings_pdf
+from tournament.views.director.exports import (
+    bracket_pdf,
+    event_archive,
+    hands_export,
+    round_sheets_pdf,
+    standings_pdf,
+    table_cards_pdf,
+)
 from tournament.views.director.playoffs import playoffs, playoffs_publish, playoffs_seed, playoffs_swap
 from tournament.views.director.rounds import (
     round_close,
@@ -71,6 +78,7 @@ __all__ = [
     "round_sitting",
     "round_swap",
     "standings_pdf",
+    "table_cards_pdf",
     "team_code_new",
     "team_create",
     "team_edit",

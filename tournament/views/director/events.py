@@ -89,6 +89,7 @@ def tournament_detail(request, slug):
         "rounds": selectors.rounds_of(tournament),
         "rules": tournament.rules.describe(),
         "recent": selectors.log_entries(tournament)[:8],
+        "is_director": is_director(request.user),
     }
     return render(request, "director/tournament.html", context)
 

@@ -1,10 +1,14 @@
 """Printed sheets, standings and bracket as PDF; every hand as CSV or XLSX; the event archive."""
 
+from django.contrib import messages
 from django.http import Http404, JsonResponse
+from django.shortcuts import redirect
 from django.utils import timezone
 
 from tournament import printing, selectors
+from tournament.errors import ServiceError
 from tournament.services import archive
+from tournament.services.cards import table_cards_issue
 from tournament.tables import HandListing, SafeExport
 from tournament.views.common import pdf_response
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -35,6 +39,19 @@ def hands_export(request, slug, export_format):
 def standings_pdf(request, slug):
     tournament = selectors.tournament_get(slug)
     return pdf_response(printing.standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
+
+
+@director_required
+def table_cards_pdf(request, slug):
+    """The table cards (one per table number; missing ones are made, printed ones keep their links)."""
+    tournament = selectors.tournament_get(slug)
+    try:
+        cards = table_cards_issue(tournament=tournament)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("director:tournament", slug=slug)
+    content = printing.table_cards_pdf(tournament, cards, base_url=printing.link_base(request))
+    return pdf_response(content, f"{tournament.slug}-table-cards.pdf")
 
 
 @scorekeeper_required

@@ -1,45 +1,43 @@
-"""Entering hands and re-deals at the table, editing and removing them, and naming the first dealer."""
+"""Entering hands and re-deals at the table, editing them, and naming the first dealer.
 
+With JavaScript a hand takes four taps (bidder, bid, books, save): the points show as the form fills in
+and the save goes through the phone's queue (see ``sync``). Without it, "Show points" opens a check page
+and "Save" records the hand: two page loads.
+"""
+
+import uuid
 from functools import partial
 
 from django.contrib import messages
+from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
-from tournament.forms.table import HandForm, RemoveForm
+from tournament.forms.table import HandForm, bid_value, hand_entry
 from tournament.models import Hand
 from tournament.services import sheets
-from tournament.services.sheets import HandEntry, StaleSheet
 from tournament.views.common import request_actor
 from tournament.views.table.page import (
     TablePage,
+    back_to_sheet,
     change_of,
     form_error,
+    refused,
     render_page,
     sheet_form_post,
     sheet_form_run,
-    stale,
 )
+
+CHECK = "table_check"
 
 
 def table_page(request, secret):
     return render_page(request, TablePage(request, secret))
 
 
-def _entry(data) -> HandEntry:
-    return HandEntry(
-        dealer=data["dealer"],
-        bidder=data["bidder"],
-        level=data["level"],
-        kind=data["kind"],
-        books=data["books"],
-        suit=data["suit"],
-        direction=data["direction"],
-    )
-
-
-def _preview_context(result) -> dict:
+def preview_context(result) -> dict:
     line = result.lines[-1]
     return {
         "line": line,
@@ -52,48 +50,89 @@ def _preview_context(result) -> dict:
     }
 
 
-def _saved(hand: Hand) -> str:
+def hand_saved(hand: Hand) -> str:
     return f"Hand {hand.hand_number} saved: North–South {hand.ns_points}, East–West {hand.ew_points}."
+
+
+def _posted(request) -> dict:
+    return {key: request.POST.getlist(key) for key in request.POST if key != "csrfmiddlewaretoken"}
 
 
 @require_POST
 def hand_add(request, secret):
-    """Enter a hand. Without the confirm flag the points are shown first (the no-JavaScript path)."""
+    """Save a confirmed hand; without the confirm flag, check it first on the check page."""
     page = TablePage(request, secret)
     form = page.hand_form(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        if not data["confirm"]:
-            try:
-                result = sheets.hand_preview(table=page.table, entry=_entry(data))
-            except ServiceError as error:
-                form_error(request, form, error)
-            else:
-                context = {**page.context(), "form": form, "preview": _preview_context(result)}
-                return render(request, "table/confirm.html", context)
-        else:
-            record = partial(sheets.hand_record, table=page.table, entry=_entry(data), **change_of(request, data))
-            response = sheet_form_run(request, secret, form, record, _saved)
+        if data["confirm"]:
+            record = partial(
+                sheets.hand_record,
+                table=page.table,
+                entry=hand_entry(data),
+                entry_id=request.POST.get("entry_id", ""),
+                **change_of(request, data),
+            )
+            response = sheet_form_run(page, form, record, hand_saved)
             if response is not None:
                 return response
-    return render_page(request, page, status=400, hand_form=form, open_form="hand")
+        else:
+            try:
+                sheets.hand_preview(table=page.table, entry=hand_entry(data))
+            except ServiceError as error:
+                form_error(form, error)
+            else:
+                request.session[CHECK] = {"secret": secret, "data": _posted(request), "entry_id": uuid.uuid4().hex}
+                return redirect("table_hand_check", secret=secret)
+    return refused(page, "hand", form)
+
+
+def hand_check(request, secret):
+    """The hand as it will be saved, with its points and the new totals: one tap saves it.
+
+    The check carries its own entry id, so tapping "Save" twice (or refreshing after) records it once.
+    """
+    page = TablePage(request, secret)
+    kept = request.session.get(CHECK)
+    if not kept or kept["secret"] != secret:
+        return back_to_sheet(page)
+    data = QueryDict(mutable=True)
+    for key, values in kept["data"].items():
+        data.setlist(key, values)
+    form = page.hand_form(data)
+    if not form.is_valid():
+        return back_to_sheet(page)
+    try:
+        result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data))
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return back_to_sheet(page)
+    confirm = form["confirm"].html_name
+    posted = [(key, value) for key, values in kept["data"].items() if key != confirm for value in values]
+    context = {
+        **page.context(),
+        "form": form,
+        "posted": posted,
+        "preview": preview_context(result),
+        "entry_id": kept["entry_id"],
+    }
+    return render(request, "table/confirm.html", context)
 
 
 @require_POST
 def hand_preview_fragment(request, secret):
-    """The live preview the entry form's script shows as the scorekeeper taps."""
+    """The points and totals the entry form shows as the scorekeeper taps (htmx), and the button that
+    saves the hand once they show."""
     page = TablePage(request, secret)
     form = page.hand_form(request.POST)
-    context = {"page": page}
+    context = {"page": page, "table": page.table}
     if form.is_valid():
         try:
-            result = sheets.hand_preview(table=page.table, entry=_entry(form.cleaned_data))
+            result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data))
         except ServiceError as error:
             context["problem"] = error.message
         else:
-            context["preview"] = _preview_context(result)
-    else:
-        context["incomplete"] = True
+            context["preview"] = preview_context(result)
     return render(request, "table/_preview.html", context)
 
 
@@ -102,41 +141,21 @@ def hand_edit(request, secret, sequence):
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
     if not page.can_edit:
         messages.error(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
-        return redirect("table", secret=secret)
-    initial = {"version": page.table.version, **sheets.hand_snapshot(hand)}
-    form = HandForm(request.POST or None, seats=page.seats, initial=initial, prefix="hand")
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        update = partial(sheets.hand_update, hand=hand, entry=_entry(data), **change_of(request, data))
-        response = sheet_form_run(
-            request, secret, form, update, f"Hand {hand.hand_number} changed; the sheet is rescored."
-        )
-        if response is not None:
-            return response
-    context = {**page.context(), "form": form, "hand": hand}
-    return render(request, "table/hand_edit.html", context, status=400 if form.errors else 200)
-
-
-def remove_and_return(request, secret, remove, done: str):
-    """Run a removal service with the sheet's version and the correction's reason, then back to the sheet."""
-    form = RemoveForm(request.POST)
-    if form.is_valid():
-        try:
-            remove(**change_of(request, form.cleaned_data))
-        except StaleSheet as error:
-            return stale(request, secret, error)
-        except ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, done)
-    return redirect("table", secret=secret)
-
-
-@require_POST
-def hand_remove(request, secret, sequence):
-    page = TablePage(request, secret)
-    hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
-    return remove_and_return(request, secret, partial(sheets.hand_remove, hand=hand), "Removed; the sheet is rescored.")
+        return back_to_sheet(page)
+    here = reverse("table_hand_edit", args=[secret, sequence])
+    snapshot = sheets.hand_snapshot(hand)
+    initial = {"version": page.table.version, **snapshot, "bid": bid_value(hand.bid_level, hand.bid_kind)}
+    form = page._form("edit", HandForm, request.POST or None, **page.hand_form_options(), initial=initial)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            update = partial(sheets.hand_update, hand=hand, entry=hand_entry(data), **change_of(request, data))
+            done = f"Hand {hand.hand_number} changed; the sheet is rescored."
+            response = sheet_form_run(page, form, update, done, anchor=f"hand-{hand.sequence}")
+            if response is not None:
+                return response
+        return refused(page, "edit", form, to=here)
+    return render(request, "table/hand_edit.html", {**page.context(), "form": form, "hand": hand})
 
 
 @require_POST
@@ -145,7 +164,7 @@ def redeal_add(request, secret):
     form = page.redeal_form(request.POST)
     record = partial(sheets.redeal_record, table=page.table, actor=request_actor(request))
     done = "Re-deal recorded: hand {0.hand_number} is dealt again.".format
-    return sheet_form_post(request, page, form, record, done, redeal_form=form, open_form="redeal")
+    return sheet_form_post(page, "redeal", form, record, done)
 
 
 @require_POST
@@ -156,4 +175,4 @@ def first_dealer_set(request, secret):
     def name(**data):
         return sheets.table_first_dealer_set(table=page.table, seat=data["seat"], **change_of(request, data))
 
-    return sheet_form_post(request, page, form, name, "First dealer named.", first_dealer_form=form)
+    return sheet_form_post(page, "first", form, name, "First dealer named.")

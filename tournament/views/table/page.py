@@ -1,7 +1,13 @@
-"""The table page: everything it shows, read once in a fixed number of queries, and never rescored."""
+"""The table page: everything it shows, read once in a fixed number of queries, and never rescored.
+
+Every POST ends in a redirect (a refresh never posts again). A refused form travels to the page in the
+session with what was typed and why it was refused, and the page opens at the field concerned.
+"""
 
 from django.contrib import messages
+from django.http import QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from scoring import Pair
 from tournament import selectors
@@ -12,23 +18,32 @@ from tournament.forms.table import (
     HandForm,
     PenaltyForm,
     RedealForm,
-    RemoveForm,
     SettleEntriesForm,
     SettleForm,
     SignForm,
 )
-from tournament.models import Round, Tournament
+from tournament.models import Round, Table, Tournament
 from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.write import may_change
 from tournament.views.common import request_actor
 
+REFUSED = "table_refused"
+CARDS = "table_cards"
+UNDO = "table_undo"
+ENTRY = "entry"
+FORM_ANCHORS = {
+    "hand": "hand-form",
+    "edit": "main",
+    "first": "first-dealer-form",
+    "dispute": "dispute-call",
+    "settle": "dispute",
+    "entries": "double-entry",
+}
 
-def form_error(request, form, error: ServiceError) -> None:
-    """A refusal about one field goes beside it; any other at the top of the page, where it is seen."""
-    if error.field in form.fields:
-        form.add_error(error.field, error.message)
-    else:
-        messages.error(request, error.message)
+
+def form_error(form, error: ServiceError) -> None:
+    """A refusal about one field goes beside it; any other at the top of its form."""
+    form.add_error(error.field if error.field in form.fields else None, error.message)
 
 
 def change_of(request, data) -> dict:
@@ -36,39 +51,68 @@ def change_of(request, data) -> dict:
     return {
         "version": data["version"],
         "actor": request_actor(request),
-        "reason": data["reason"],
-        "confirm_knock_on": data["confirm_knock_on"],
-        "director_ruling": data["director_ruling"],
+        "reason": data.get("reason", ""),
+        "confirm_knock_on": data.get("confirm_knock_on", False),
+        "director_ruling": data.get("director_ruling", False),
     }
 
 
-def stale(request, secret: str, error: StaleSheet):
-    messages.error(request, error.message)
-    return redirect("table", secret=secret)
+def back_to_sheet(page: "TablePage", anchor: str = ENTRY):
+    """The sheet, opened where the scorekeeper carries on: the entry form, or a field to fix."""
+    return redirect(f"{page.home}#{anchor}")
 
 
-def sheet_form_run(request, secret: str, form, service, done):
+def stale(page: "TablePage", error: StaleSheet):
+    messages.error(page.request, error.message)
+    return back_to_sheet(page)
+
+
+def refused(page: "TablePage", name: str, form, *, to: str = ""):
+    """Keep a refused form for the page (``to``, else the sheet) to show again, opened at its first error."""
+    request = page.request
+    request.session[REFUSED] = {
+        "secret": page.table.secret,
+        "form": name,
+        "data": {key: request.POST.getlist(key) for key in request.POST if key != "csrfmiddlewaretoken"},
+        "errors": {field: list(errors) for field, errors in form.errors.items()},
+    }
+    first = next((field for field in form.errors if field in form.fields), None)
+    anchor = f"{form[first].auto_id}_group" if first else FORM_ANCHORS.get(name, name)
+    return redirect(f"{to or page.home}#{anchor}")
+
+
+def sheet_form_run(page: "TablePage", form, service, done, *, anchor: str = ENTRY):
     """Run a sheet service for a valid form and go back to the sheet saying ``done`` (text, or a function of
     the result); a stale sheet goes back with the news; any other refusal stays on the form (None)."""
     try:
         result = service()
     except StaleSheet as error:
-        return stale(request, secret, error)
+        return stale(page, error)
     except ServiceError as error:
-        form_error(request, form, error)
+        if error.field not in form.fields and not page.can_edit:
+            messages.error(page.request, error.message)
+            return back_to_sheet(page)
+        form_error(form, error)
         return None
-    messages.success(request, done(result) if callable(done) else done)
-    return redirect("table", secret=secret)
+    messages.success(page.request, done(result) if callable(done) else done)
+    return back_to_sheet(page, anchor)
 
 
-def sheet_form_post(request, page: "TablePage", form, service, done, **refused):
+def sheet_form_post(page: "TablePage", name: str, form, service, done):
     """A form posted from the table page: ``service(**form.cleaned_data)`` as ``sheet_form_run`` runs it; an
-    invalid or refused form shows the page again with it (``refused`` puts it in the page's context)."""
+    invalid or refused form goes back to the page, shown again at the field concerned."""
     if form.is_valid():
-        response = sheet_form_run(request, page.table.secret, form, lambda: service(**form.cleaned_data), done)
+        response = sheet_form_run(page, form, lambda: service(**form.cleaned_data), done)
         if response is not None:
             return response
-    return render_page(request, page, status=400, **refused)
+    return refused(page, name, form)
+
+
+def card_remember(request, table: Table, card_secret: str) -> None:
+    """A phone that opened a table through its table card goes back to the card after each change."""
+    cards = request.session.get(CARDS, {})
+    if cards.get(table.secret) != card_secret:
+        request.session[CARDS] = {**cards, table.secret: card_secret}
 
 
 class TablePage:
@@ -98,6 +142,14 @@ class TablePage:
         self.changeable_penalties = {
             penalty.pk for penalty in self.all_penalties() if may_change(actor, penalty) and penalty.removable
         }
+        kept = request.session.get(REFUSED) if request.method == "GET" else None
+        self.refused = kept if kept and kept.get("secret") == secret else None
+        if self.refused:
+            del request.session[REFUSED]
+        undo = request.session.get(UNDO)
+        self.undo = undo if undo and undo["secret"] == secret and undo["version"] == self.table.version else None
+        card = request.session.get(CARDS, {}).get(secret)
+        self.home = reverse("table_card", args=[card]) if card else reverse("table", args=[secret])
 
     def all_penalties(self) -> list:
         return [penalty for hand in self.hands for penalty in hand.penalties.all()] + self.rulings
@@ -124,6 +176,11 @@ class TablePage:
         return len({submission.pair for submission in self.submissions}) == 2
 
     @property
+    def open_form(self) -> str:
+        """The form shown open: the one that was just refused."""
+        return self.refused["form"] if self.refused else ""
+
+    @property
     def next_dealer(self) -> str:
         """The proposed dealer with the player's name: "East (Bo Jones)"."""
         for view in self.seats:
@@ -134,30 +191,53 @@ class TablePage:
     def initial(self) -> dict:
         return {"version": self.table.version}
 
+    def _form(self, name: str, form_class, data=None, **kwargs):
+        """A form of the page; bound to ``data``, or to what was typed when it was refused just now, with the
+        refusals beside its fields."""
+        if data is not None or not self.refused or self.refused["form"] != name:
+            return form_class(data, **kwargs)
+        kept = QueryDict(mutable=True)
+        for key, values in self.refused["data"].items():
+            kept.setlist(key, values)
+        form = form_class(kept, **kwargs)
+        form.is_valid()
+        for field, errors in self.refused["errors"].items():
+            for error in errors:
+                if error not in form.errors.get(field, []):
+                    form.add_error(None if field == "__all__" else field, error)
+        return form
+
+    def hand_form_options(self) -> dict:
+        return {"seats": self.seats, "min_bid": self.rules.min_bid, "prefix": "hand"}
+
     def hand_form(self, data=None):
         initial = {**self.initial(), "dealer": self.table.next_dealer or None}
-        return HandForm(data, seats=self.seats, initial=initial, prefix="hand")
+        return self._form("hand", HandForm, data, **self.hand_form_options(), initial=initial)
 
     def redeal_form(self, data=None):
         initial = {**self.initial(), "dealer": self.table.next_dealer or None}
-        return RedealForm(data, seats=self.seats, initial=initial, prefix="redeal")
+        return self._form("redeal", RedealForm, data, seats=self.seats, initial=initial, prefix="redeal")
 
     def penalty_form(self, data=None):
-        return PenaltyForm(data, hands=self.hands, staff=self.staff, initial=self.initial(), prefix="penalty")
+        return self._form(
+            "penalty", PenaltyForm, data, hands=self.hands, staff=self.staff, initial=self.initial(), prefix="penalty"
+        )
 
     def first_dealer_form(self, data=None):
         initial = {**self.initial(), "seat": self.table.first_dealer or None}
-        return FirstDealerForm(data, seats=self.seats, initial=initial, prefix="first")
+        return self._form("first", FirstDealerForm, data, seats=self.seats, initial=initial, prefix="first")
 
-    def sign_forms(self, data=None, pair=None):
-        forms = []
-        for side in Pair:
-            team = self.table.team_at(side)
-            players = [member.player for member in team.members]
-            bound = data if pair == side else None
-            form = SignForm(bound, players=players, initial={**self.initial(), "pair": side}, prefix=f"sign-{side}")
-            forms.append((side, team, self.signatures.get(side), form))
-        return forms
+    def sign_form(self, side: Pair, data=None):
+        players = [member.player for member in self.table.team_at(side).members]
+        initial = {**self.initial(), "pair": side}
+        return self._form(f"sign-{side}", SignForm, data, players=players, initial=initial, prefix=f"sign-{side}")
+
+    def sign_forms(self):
+        return [(side, self.table.team_at(side), self.signatures.get(side), self.sign_form(side)) for side in Pair]
+
+    def simple_form(self, name: str, form_class, data=None):
+        """The dispute, settle and settle-entries forms: a version and their own fields."""
+        return self._form(name, form_class, data, initial=self.initial(), prefix=name)
 
     def context(self, **overrides) -> dict:
         context = {
@@ -175,10 +255,10 @@ class TablePage:
             "first_dealer_form": self.first_dealer_form(),
             "sign_forms": self.sign_forms() if self.table.complete and not self.table.signed else [],
             "signatures": self.signatures,
-            "remove_form": RemoveForm(initial=self.initial()),
-            "dispute_form": DisputeForm(initial=self.initial(), prefix="dispute"),
-            "settle_form": SettleForm(initial=self.initial(), prefix="settle"),
-            "settle_entries_form": SettleEntriesForm(initial=self.initial(), prefix="entries"),
+            "dispute_form": self.simple_form("dispute", DisputeForm),
+            "settle_form": self.simple_form("settle", SettleForm),
+            "settle_entries_form": self.simple_form("entries", SettleEntriesForm),
+            "open_form": self.open_form,
         }
         context.update(overrides)
         return context

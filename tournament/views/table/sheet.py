@@ -3,19 +3,17 @@
 from functools import partial
 
 from django.contrib import messages
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
 from scoring import Pair
 from tournament import selectors
 from tournament.errors import ServiceError
 from tournament.forms.table import AcceptForm, DisputeForm, SettleEntriesForm, SettleForm
-from tournament.models import Hand, Penalty
+from tournament.models import Hand
 from tournament.services import sheets
 from tournament.views.common import request_actor
-from tournament.views.table.hands import remove_and_return
-from tournament.views.table.page import TablePage, change_of, render_page, sheet_form_post, sheet_form_run
+from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
 
 
 @require_POST
@@ -36,44 +34,33 @@ def penalty_add(request, secret):
             **change_of(request, data),
         )
 
-    done = "Penalty recorded: {0.description}.".format
-    return sheet_form_post(request, page, form, add, done, penalty_form=form, open_form="penalty")
-
-
-@require_POST
-def penalty_remove(request, secret, penalty_id):
-    page = TablePage(request, secret)
-    penalty = get_object_or_404(Penalty, table=page.table, pk=penalty_id)
-    remove = partial(sheets.penalty_remove, penalty=penalty)
-    return remove_and_return(request, secret, remove, "Penalty removed; the sheet is rescored.")
+    return sheet_form_post(page, "penalty", form, add, "Penalty recorded: {0.description}.".format)
 
 
 @require_POST
 def sheet_sign(request, secret):
     page = TablePage(request, secret)
     pair = next((side for side in Pair.values() if f"sign-{side}-pair" in request.POST), "")
-    forms = page.sign_forms(request.POST, pair=pair)
-    form = next((form for side, _, _, form in forms if side == pair), None)
-    if form is None:
+    if not pair:
         messages.error(request, "Choose the team you sign for.")
-        return redirect("table", secret=secret)
-    if form.is_valid():
-        players = {member.player.pk: member.player for member in page.table.team_at(pair).members}
-        sign = partial(
-            sheets.sheet_sign,
+        return back_to_sheet(page)
+    form = page.sign_form(Pair(pair), request.POST)
+    players = {member.player.pk: member.player for member in page.table.team_at(pair).members}
+
+    def sign(**data):
+        return sheets.sheet_sign(
             table=page.table,
-            version=form.cleaned_data["version"],
+            version=data["version"],
             pair=pair,
-            player=players[form.cleaned_data["player"]],
-            code=form.cleaned_data["code"],
+            player=players[data["player"]],
+            code=data["code"],
             actor=request_actor(request),
         )
-        response = sheet_form_run(
-            request, secret, form, sign, lambda s: f"Signed by {s.player.name} for {s.get_pair_display()}."
-        )
-        if response is not None:
-            return response
-    return render_page(request, page, status=400, sign_forms=forms)
+
+    def done(signature) -> str:
+        return f"Signed by {signature.player.name} for {signature.get_pair_display()}."
+
+    return sheet_form_post(page, f"sign-{pair}", form, sign, done)
 
 
 def history(request, secret):
@@ -100,30 +87,29 @@ def hand_accept(request, secret, sequence):
             messages.error(request, error.message)
         else:
             messages.success(request, f"Hand {hand.hand_number} accepted.")
-    return redirect(f"{reverse('table', args=[secret])}#hand-{hand.sequence}")
+    return back_to_sheet(page, f"hand-{hand.sequence}")
 
 
 @require_POST
 def entries_settle(request, secret):
     page = TablePage(request, secret)
-    form = SettleEntriesForm(request.POST, prefix="entries")
+    form = page.simple_form("entries", SettleEntriesForm, request.POST)
     settle = partial(sheets.entries_settle, table=page.table, actor=request_actor(request))
-    done = "Settled: the entry stands and is on the sheet."
-    return sheet_form_post(request, page, form, settle, done, settle_entries_form=form)
+    return sheet_form_post(page, "entries", form, settle, "Settled: the entry stands and is on the sheet.")
 
 
 @require_POST
 def sheet_dispute(request, secret):
     page = TablePage(request, secret)
-    form = DisputeForm(request.POST, prefix="dispute")
+    form = page.simple_form("dispute", DisputeForm, request.POST)
     call = partial(sheets.sheet_dispute, table=page.table, actor=request_actor(request))
     done = "The director has been called; sign once the dispute is settled."
-    return sheet_form_post(request, page, form, call, done, dispute_form=form, open_form="dispute")
+    return sheet_form_post(page, "dispute", form, call, done)
 
 
 @require_POST
 def sheet_settle(request, secret):
     page = TablePage(request, secret)
-    form = SettleForm(request.POST, prefix="settle")
+    form = page.simple_form("settle", SettleForm, request.POST)
     settle = partial(sheets.sheet_dispute_resolve, table=page.table, actor=request_actor(request))
-    return sheet_form_post(request, page, form, settle, "Dispute settled: the teams can sign.", settle_form=form)
+    return sheet_form_post(page, "settle", form, settle, "Dispute settled: the teams can sign.")

@@ -1,0 +1,106 @@
+"""Removing a hand or a penalty: asked once, saying what goes and which signatures it voids; the last
+removal can be undone from the message that follows."""
+
+from functools import partial
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournament.errors import ServiceError
+from tournament.forms.table import RemoveForm, VersionForm
+from tournament.models import Hand, LogEntry, Penalty
+from tournament.services import sheets
+from tournament.services.sheets import StaleSheet
+from tournament.views.common import request_actor
+from tournament.views.table.page import UNDO, TablePage, back_to_sheet, change_of, form_error, stale
+
+
+def _confirm_and_remove(request, page: TablePage, *, what: str, details: list[str], remove, here: str):
+    """Show what a removal takes away (GET); remove it and offer to undo it (POST)."""
+    if not page.can_edit:
+        messages.error(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
+        return back_to_sheet(page)
+    form = RemoveForm(request.POST or None, initial=page.initial())
+    if request.method == "POST" and form.is_valid():
+        try:
+            removal = remove(**change_of(request, form.cleaned_data))
+        except StaleSheet as error:
+            return stale(page, error)
+        except ServiceError as error:
+            form_error(form, error)
+        else:
+            request.session[UNDO] = {
+                "secret": page.table.secret,
+                "removal": removal.pk,
+                "version": removal.version,
+                "summary": removal.summary,
+            }
+            messages.success(request, f"{removal.summary}; the sheet is rescored.")
+            return back_to_sheet(page)
+    context = {
+        **page.context(),
+        "form": form,
+        "what": what,
+        "details": details,
+        "voids": [] if page.locked else list(page.signatures.values()),
+        "action": here,
+    }
+    return render(request, "table/remove.html", context, status=400 if form.errors else 200)
+
+
+def hand_remove(request, secret, sequence):
+    page = TablePage(request, secret)
+    hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
+    what = f"Hand {hand.hand_number}: {hand.bid_text} by {hand.get_bidder_display()}, {hand.books} books"
+    if not hand.counts:
+        what = f"The re-deal of hand {hand.hand_number}"
+    details = [f"Its penalty: {penalty.description}" for penalty in hand.penalties.all()]
+    details.append("Every later hand moves up one and the sheet is rescored.")
+    return _confirm_and_remove(
+        request,
+        page,
+        what=what,
+        details=details,
+        remove=partial(sheets.hand_remove, hand=hand),
+        here=reverse("table_hand_remove", args=[secret, sequence]),
+    )
+
+
+def penalty_remove(request, secret, penalty_id):
+    page = TablePage(request, secret)
+    penalty = get_object_or_404(Penalty, table=page.table, pk=penalty_id)
+    return _confirm_and_remove(
+        request,
+        page,
+        what=f"The penalty: {penalty.description}",
+        details=["The sheet is rescored without it."],
+        remove=partial(sheets.penalty_remove, penalty=penalty),
+        here=reverse("table_penalty_remove", args=[secret, penalty_id]),
+    )
+
+
+@require_POST
+def removal_undo(request, secret):
+    """Put back the removal this phone just made, if nothing changed on the sheet since."""
+    page = TablePage(request, secret)
+    form = VersionForm(request.POST)
+    if not form.is_valid() or page.undo is None:
+        messages.error(request, "There is nothing to undo: the sheet changed since, or the removal was undone.")
+        return back_to_sheet(page)
+    removal = get_object_or_404(LogEntry, pk=page.undo["removal"], table=page.table)
+    try:
+        sheets.removal_undo(
+            table=page.table,
+            version=form.cleaned_data["version"],
+            removal=removal,
+            reason=f"Undo: {removal.summary}" if page.locked else "",
+            actor=request_actor(request),
+        )
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Put back: {removal.summary.removeprefix('Removed').lstrip(': ')}.")
+    del request.session[UNDO]
+    return back_to_sheet(page)

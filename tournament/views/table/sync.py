@@ -1,0 +1,66 @@
+"""The phone's queue of hands: each entry is kept on the phone with its own id until the server answers.
+
+The answer is JSON the queue acts on: saved (with the sheet's version after the hand, for the next entry
+in the queue), a conflict (another device changed the sheet since the entry was made: the phone asks
+rather than overwriting or dropping it), or refused (with the reason).
+"""
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.views.decorators.http import require_POST
+
+from tournament.errors import ServiceError
+from tournament.forms.table import hand_entry
+from tournament.models import LogEntry, Table
+from tournament.services import sheets
+from tournament.services.sheets import StaleSheet
+from tournament.views.table.hands import hand_saved
+from tournament.views.table.page import TablePage, change_of
+
+MAX_ENTRY_ID = 40
+
+
+def _version_after(table: Table, entry_id: str) -> int:
+    """The sheet's version just after this entry was recorded, however often it was sent."""
+    recorded = (
+        LogEntry.objects.filter(table=table, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return recorded if recorded is not None else Table.objects.values_list("version", flat=True).get(pk=table.pk)
+
+
+def _sheet_now(table: Table) -> str:
+    table.refresh_from_db()
+    if table.complete:
+        return f"the round is complete ({table.ns_total}–{table.ew_total})"
+    return f"hand {table.next_hand_number} is next"
+
+
+@require_POST
+def hand_sync(request, secret):
+    page = TablePage(request, secret)
+    entry_id = request.POST.get("entry_id", "").strip()
+    if not entry_id or len(entry_id) > MAX_ENTRY_ID:
+        return JsonResponse({"status": "refused", "message": "The entry has no id: enter it again."}, status=400)
+    form = page.hand_form(request.POST)
+    if not form.is_valid():
+        errors = {field: [str(e) for e in errors] for field, errors in form.errors.items()}
+        first = next(iter(errors.values()))[0]
+        return JsonResponse({"status": "refused", "message": first, "errors": errors}, status=422)
+    data = form.cleaned_data
+    try:
+        hand = sheets.hand_record(
+            table=page.table, entry=hand_entry(data), entry_id=entry_id, **change_of(request, data)
+        )
+    except StaleSheet:
+        message = (
+            f"Not saved: the sheet was changed on another device after this was entered ({_sheet_now(page.table)}). "
+            "Check the sheet, then send it as the next hand or discard it."
+        )
+        return JsonResponse({"status": "conflict", "message": message, "version": page.table.version}, status=409)
+    except ServiceError as error:
+        return JsonResponse({"status": "refused", "message": error.message, "field": error.field}, status=422)
+    text = hand_saved(hand)
+    messages.success(request, text)
+    return JsonResponse({"status": "saved", "message": text, "version": _version_after(page.table, entry_id)})
