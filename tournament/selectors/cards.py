@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Round, Seating, Table, TableCard, Team
+from tournament.selectors.prefetch import seatings
 
 IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
 
@@ -42,7 +43,7 @@ def card_by_secret(secret: str) -> TableCard:
 
 
 def _moves(table: Table, later: Round) -> list[Move]:
-    teams = [seating.team for seating in table.seatings.all()]
+    teams = [seating.team for seating in sorted(table.seatings.all(), key=lambda seating: seating.pair != "NS")]
     placed = {
         seating.team_id: seating
         for seating in Seating.objects.filter(round=later, team__in=teams).select_related("table")
@@ -63,7 +64,7 @@ def card_sitting(card: TableCard) -> CardSitting:
     tables = list(
         Table.objects.filter(round__tournament=card.tournament, round__status__in=IN_PLAY, number=card.number)
         .select_related("round")
-        .prefetch_related("seatings__team")
+        .prefetch_related(seatings())
         .order_by("round__number")
     )
     if not tables:

@@ -1,0 +1,319 @@
+"""The scorekeeper's phone, second version: entries recorded once, removals asked and undone, the offline
+queue's answers, hands marked dealt out of turn, and the table card that stays on the table."""
+
+import json
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.errors import ServiceError
+from tournament.models import Hand, LogEntry, Penalty
+from tournament.selectors import card_sitting
+from tournament.services import sheets
+from tournament.services.cards import table_cards_issue
+from tournament.services.draws import round_draw, round_publish
+
+
+def text_of(response):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def entry(dealer="N", bidder="N", level=3, kind="high", books=9, **more):
+    return sheets.HandEntry(dealer, bidder, level, kind, books, **more)
+
+
+def hand_fields(version, **overrides):
+    data = {
+        "hand-version": version,
+        "hand-dealer": "N",
+        "hand-bidder": "E",
+        "hand-bid": "3:low",
+        "hand-books": "10",
+    }
+    data.update({f"hand-{key}": value for key, value in overrides.items()})
+    return data
+
+
+def url(name, table, *args):
+    return reverse(name, args=[table.secret, *args])
+
+
+# Recording an entry exactly once
+
+
+def test_an_entry_sent_twice_is_recorded_once(table):
+    first = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    again = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    assert again.pk == first.pk and table.hands.count() == 1
+    table.refresh_from_db()
+    assert table.version == 1, "the repeated send changed nothing"
+
+
+def test_an_entry_sent_again_after_the_sheet_moved_on_is_still_recognised(table, sheet):
+    sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    sheet.hand(table, "E", "E", 2, "high", 8)
+    again = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    assert again.hand_number == 1 and table.hands.count() == 2
+
+
+def test_entry_ids_are_per_table(tournament, make_teams):
+    make_teams(tournament, 4)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    one, two = round_.tables.order_by("number")
+    sheets.hand_record(table=one, version=0, entry=entry(), entry_id="same")
+    sheets.hand_record(table=two, version=0, entry=entry(), entry_id="same")
+    assert Hand.objects.filter(entry_id="same").count() == 2
+
+
+# The queue's endpoint
+
+
+def sync(client, table, entry_id, version, **overrides):
+    response = client.post(url("table_hand_sync", table), {**hand_fields(version, **overrides), "entry_id": entry_id})
+    return response.status_code, json.loads(response.content)
+
+
+def test_the_queue_is_told_saved_with_the_version_to_chain_on(client, table):
+    status, answer = sync(client, table, "a1", 0)
+    assert (status, answer["status"], answer["version"]) == (200, "saved", 1)
+    assert answer["message"] == "Hand 1 saved: North–South 0, East–West 4."
+    status, answer = sync(client, table, "a2", answer["version"], dealer="E", bidder="S", bid="4:high", books="9")
+    assert (status, answer["status"], answer["version"]) == (200, "saved", 2)
+    status, answer = sync(client, table, "a1", 0)
+    assert (status, answer["status"], answer["version"]) == (200, "saved", 1), "a repeat gets its own version back"
+    assert table.hands.count() == 2
+
+
+def test_the_queue_is_told_of_a_change_from_another_device(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    status, answer = sync(client, table, "late", 0)
+    assert status == 409 and answer["status"] == "conflict" and answer["version"] == 1
+    assert "changed on another device" in answer["message"] and "hand 2 is next" in answer["message"]
+    assert table.hands.count() == 1, "nothing overwritten"
+    status, answer = sync(client, table, "late", answer["version"], dealer="E", bidder="E")
+    assert status == 200 and table.hands.count() == 2, "sent again as the next hand when the phone says so"
+
+
+def test_the_queue_is_told_why_an_entry_is_refused(client, table, sheet):
+    status, answer = sync(client, table, "x", 0, books="14")
+    assert status == 422 and answer["status"] == "refused" and "books" in answer["errors"]
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    status, answer = sync(client, table, "y", 1, dealer="S")
+    assert status == 422 and answer["field"] == "dealer" and "deal passes clockwise" in answer["message"]
+    status, answer = sync(client, table, "", 1)
+    assert status == 400 and table.hands.count() == 1
+
+
+def test_a_signed_sheet_refuses_the_queue(client, table, sheet):
+    sheet.play(table)
+    status, answer = sync(client, table, "after", table.version)
+    assert status == 422 and answer["status"] == "refused" and "signed" in answer["message"]
+
+
+# Removing, asked once, and undoing
+
+
+def test_removing_a_hand_asks_first_saying_what_goes_and_which_signatures_are_voided(client, table, sheet):
+    table = sheet.full_round(table)
+    sheet.sign(table, "NS", table.team_at("NS").members[0].player)
+    page = text_of(client.get(url("table_hand_remove", table, 4)))
+    assert "Hand 4: 1 No (up) by West, 8 books" in page
+    assert "will be voided: Player 0a for North–South" in page
+    assert table.hands.count() == 4, "asking removes nothing"
+    table.refresh_from_db()
+    response = client.post(url("table_hand_remove", table, 4), {"version": table.version})
+    assert response.status_code == 302 and response.url.endswith("#entry")
+    assert table.hands.count() == 3 and not table.signatures.exists()
+    assert "Undo: put it back" in text_of(client.get(url("table", table)))
+
+
+def test_the_last_removal_is_undone_as_it_was(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.redeal(table, "E")
+    sheet.hand(table, "E", "E", 4, "low", 10)
+    hand = sheet.hand(table, "S", "S", 2, "high", 9)
+    sheet.penalty(table, kind="renege", team="NS", hand=hand)
+    table.refresh_from_db()
+    before = [(h.hand_number, h.dealer, h.books_after_penalties, h.ns_points, h.ew_points) for h in table.hands.all()]
+    totals = (table.ns_total, table.ew_total)
+    client.post(url("table_hand_remove", table, 4), {"version": table.version})
+    table.refresh_from_db()
+    assert table.hands.count() == 3 and not Penalty.objects.exists()
+    response = client.post(url("table_undo", table), {"version": table.version}, follow=True)
+    assert "Put back: hand 3" in text_of(response)
+    table.refresh_from_db()
+    after = [(h.hand_number, h.dealer, h.books_after_penalties, h.ns_points, h.ew_points) for h in table.hands.all()]
+    assert after == before and (table.ns_total, table.ew_total) == totals
+    assert table.hands.get(sequence=4).penalties.get().kind == "renege"
+    assert table.changes.filter(action=LogEntry.Action.REMOVAL_UNDONE).exists()
+    response = client.post(url("table_undo", table), {"version": table.version}, follow=True)
+    assert "nothing to undo" in text_of(response) and table.hands.count() == 4, "undone once only"
+
+
+def test_a_removal_is_undone_only_while_it_is_the_last_change(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    penalty = sheet.penalty(table, kind="play_out_of_turn", team="NS", hand=table.hands.get())
+    table.refresh_from_db()
+    client.post(url("table_penalty_remove", table, penalty.pk), {"version": table.version})
+    sheet.hand(table, "E", "E", 2, "high", 8)
+    table.refresh_from_db()
+    page = text_of(client.get(url("table", table)))
+    assert "Undo" not in page, "the offer goes once the sheet changes"
+    removal = table.changes.get(action=LogEntry.Action.PENALTY_REMOVED)
+    with pytest.raises(ServiceError, match="Only the last change"):
+        sheets.removal_undo(table=table, version=table.version, removal=removal)
+    assert not Penalty.objects.exists()
+
+
+def test_only_the_phone_that_removed_may_undo(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    table.refresh_from_db()
+    client.post(url("table_hand_remove", table, 1), {"version": table.version})
+    table.refresh_from_db()
+    other = Client()
+    assert "Undo" not in text_of(other.get(url("table", table)))
+    other.post(url("table_undo", table), {"version": table.version})
+    assert not table.hands.exists()
+
+
+def test_undo_puts_back_a_penalty_on_its_hand(table, sheet):
+    hand = sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.penalty(table, kind="exposed_card", team="EW", hand=hand)
+    second = sheet.penalty(table, kind="exposed_card", team="EW", hand=hand)
+    table.refresh_from_db()
+    points = table.ns_total
+    removal = sheets.penalty_remove(penalty=second, version=table.version)
+    table.refresh_from_db()
+    assert table.ns_total == points - 3
+    sheets.removal_undo(table=table, version=table.version, removal=removal)
+    table.refresh_from_db()
+    assert table.ns_total == points and hand.penalties.count() == 2
+
+
+def test_a_removal_from_another_table_cannot_be_undone_here(tournament, make_teams, sheet):
+    make_teams(tournament, 4)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    one, two = round_.tables.order_by("number")
+    removal = sheets.hand_remove(hand=sheet.hand(one, "N", "N", 3, "high", 9), version=1)
+    with pytest.raises(ServiceError, match="no removal to undo"):
+        sheets.removal_undo(table=two, version=0, removal=removal)
+
+
+# Dealt out of turn, marked on the hand
+
+
+def test_a_hand_marked_dealt_out_of_turn_through_the_page(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    table.refresh_from_db()
+    refused = client.post(url("table_hand_add", table), {**hand_fields(1, dealer="W"), "hand-confirm": "on"})
+    assert refused.url.endswith("#id_hand-dealer_group")
+    assert "mark the hand so" in text_of(client.get(refused.url))
+    marked = {**hand_fields(1, dealer="W", out_of_turn="on"), "hand-confirm": "on"}
+    assert client.post(url("table_hand_add", table), marked).status_code == 302
+    hand = table.hands.get(sequence=2)
+    assert hand.dealer == "W" and hand.penalties.get().kind == "deal_out_of_turn"
+    assert "dealt out of turn" in text_of(client.get(url("table", table))).lower()
+
+
+def test_editing_a_hand_keeps_or_drops_its_mark(table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    marked = sheet.hand(table, "W", "E", 2, "high", 8, out_of_turn=True)
+    table.refresh_from_db()
+    sheets.hand_update(hand=marked, version=table.version, entry=entry("W", "E", 2, "high", 9, out_of_turn=True))
+    assert marked.penalties.filter(kind="deal_out_of_turn").count() == 1
+    table.refresh_from_db()
+    with pytest.raises(ServiceError, match="deal passes clockwise"):
+        sheets.hand_update(hand=marked, version=table.version, entry=entry("W", "E", 2, "high", 9))
+    assert marked.penalties.filter(kind="deal_out_of_turn").count() == 1, "a refused edit keeps the mark"
+
+
+# The table card
+
+
+@pytest.fixture
+def two_rounds(tournament, make_teams):
+    make_teams(tournament, 4)
+    first = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    return tournament, first
+
+
+def test_a_table_card_opens_the_round_being_played_and_then_the_next(client, two_rounds, sheet):
+    tournament, first = two_rounds
+    card = table_cards_issue(tournament=tournament)[0]
+    assert [c.number for c in table_cards_issue(tournament=tournament)] == [1, 2], "one per table, made once"
+    address = reverse("table_card", args=[card.secret])
+    page = text_of(client.get(address))
+    assert "Table 1 · round 1" in page and "who was dealt the first diamond deals first" in page
+    round_two = round_draw(tournament=tournament, method="manual", pairs="1 4\n2 3")
+    round_publish(round=round_two)
+    table_one = first.tables.get(number=1)
+    page = text_of(client.get(address))
+    assert "Table 1 · round 1" in page, "a table still playing keeps its round"
+    assert "#1 Player 0a &amp; Player 0b goes to table 1 (North–South) for round 2" in page
+    assert "#2 Player 1a &amp; Player 1b goes to table 2 (North–South) for round 2" in page
+    sheet.play(table_one)
+    page = text_of(client.get(address))
+    assert "Table 1 · round 2" in page and "From round 1 at this table" in page
+    assert card_sitting(card).table == round_two.tables.get(number=1)
+
+
+def test_changes_made_through_a_table_card_come_back_to_the_card(client, two_rounds):
+    tournament, first = two_rounds
+    card = table_cards_issue(tournament=tournament)[0]
+    address = reverse("table_card", args=[card.secret])
+    client.get(address)
+    table = first.tables.get(number=1)
+    response = client.post(url("table_first_dealer", table), {"first-version": 0, "first-seat": "N"})
+    assert response.url == f"{address}#entry"
+
+
+def test_a_table_card_before_any_round_says_so(client, tournament, make_teams):
+    make_teams(tournament, 2)
+    card = table_cards_issue(tournament=tournament)[0]
+    response = client.get(reverse("table_card", args=[card.secret]))
+    assert response.status_code == 200 and "no round is out yet" in text_of(response)
+    assert client.get(reverse("table_card", args=["not-a-card"])).status_code == 404
+
+
+def test_the_table_card_page_costs_the_same_queries_in_any_round(client, two_rounds, sheet):
+    tournament, first = two_rounds
+    card = table_cards_issue(tournament=tournament)[0]
+    address = reverse("table_card", args=[card.secret])
+    client.get(address)
+    with CaptureQueriesContext(connection) as early:
+        client.get(address)
+    sheet.play(first.tables.get(number=1))
+    sheet.play(first.tables.get(number=2))
+    round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 4\n2 3"))
+    client.get(address)
+    with CaptureQueriesContext(connection) as later:
+        client.get(address)
+    assert len(later) == len(early) + 1, "where the teams went costs one query, whatever the field's size"
+
+
+def test_table_cards_are_printed_by_the_director_only(client, two_rounds, director, scorekeeper):
+    tournament, _ = two_rounds
+    address = reverse("director:table_cards_pdf", args=[tournament.slug])
+    client.force_login(scorekeeper)
+    assert client.get(address).status_code == 403
+    client.force_login(director)
+    response = client.get(address)
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    assert tournament.table_cards.count() == 2
+
+
+# The service worker
+
+
+def test_the_service_worker_is_served_from_the_root_and_keeps_the_table_pages(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+    body = response.content.decode()
+    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", body).group(1))
+    assert "/static/js/table.js" in assets and "/static/django_htmx/htmx-2.min.js" in assets
+    assert re.fullmatch(r"bidwhist-[0-9a-f]{12}", json.loads(re.search(r"const CACHE = (\".*?\");", body).group(1)))
+    assert "no-cache" in response["Cache-Control"]
