@@ -47,7 +47,14 @@
   if ("serviceWorker" in navigator && (form || queueBox)) {
     navigator.serviceWorker.register("/sw.js").catch(function () { /* no service worker over plain HTTP */ });
   }
-  if (!queueBox) return;
+  // After the queue saved an entry the page is reloaded and opened where the scorekeeper carries on.
+  function toEntryIfAsked() {
+    if (!window.sessionStorage.getItem("bidwhist.toEntry")) return;
+    window.sessionStorage.removeItem("bidwhist.toEntry");
+    const entry = document.getElementById("entry");
+    if (entry) entry.scrollIntoView({ block: "start" });
+  }
+  if (!queueBox) { toEntryIfAsked(); return; }
 
   const table = (form && form.dataset.table) || queueBox.dataset.table;
   const storeKey = "bidwhist.queue." + window.location.pathname;
@@ -177,6 +184,7 @@
         save(rest);
         if (!rest.length) {
           window.sessionStorage.setItem("bidwhist.toEntry", "1");
+          window.history.scrollRestoration = "manual";
           window.location.reload();
           return;
         }
@@ -305,13 +313,9 @@
 
   window.addEventListener("online", function () { online = true; showConnection(); flush(); });
   window.addEventListener("offline", function () { online = false; showConnection(); });
-  if (window.sessionStorage.getItem("bidwhist.toEntry")) {
-    window.sessionStorage.removeItem("bidwhist.toEntry");
-    const entry = document.getElementById("entry");
-    if (entry) entry.scrollIntoView({ block: "start" });
-  }
   showConnection();
   render();
   if (form && queuedHere()) readyForNext(queuedHere());
+  toEntryIfAsked();
   flush();
 })();

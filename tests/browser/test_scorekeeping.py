@@ -100,7 +100,11 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     first = page.locator("#first-dealer-form")
     first.locator("[data-field=seat] label").nth(2).click()
     first.get_by_role("button", name="This seat deals first").click()
+    page.get_by_text("Enter hand 1").wait_for()
+    page.wait_for_load_state("load")
     form = page.locator("#hand-form")
+    loads = []
+    page.on("load", lambda loaded: loads.append(loaded.url))
     form.locator("[data-field=bidder] label").nth(0).click()
     tap_bid(form, "5 No")
     form.locator("[data-field=books] label").nth(11).click()
@@ -108,5 +112,6 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     assert page.get_by_text("This hand: North–South 10, East–West 0 (made).").is_visible()
     page.get_by_role("button", name="Save hand 1").click()
     assert page.get_by_text("Hand 1 saved: North–South 10, East–West 0.").is_visible()
+    assert len(loads) == 2, f"a hand without JavaScript: the check page, then the sheet ({loads})"
     assert page.locator("#total-ns").inner_text() == "10"
     context.close()

@@ -1,0 +1,181 @@
+"""The scorekeeper's phone at 390×844: taps counted by the page itself, the next form in view after each
+save, a removal undone, and hands entered with the network down saved exactly once when it returns."""
+
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_scorekeeping import tap, tap_bid
+from tournament.models import Hand
+from tournament.services import sheets
+from tournament.services.draws import round_draw, round_publish
+
+COUNT_TAPS = """
+window.addEventListener("pointerdown", function () {
+  sessionStorage.setItem("taps", String(Number(sessionStorage.getItem("taps") || 0) + 1));
+}, true);
+"""
+
+
+@pytest.fixture
+def dealt_table(transactional_db, tournament, make_teams):
+    """Table 1 of round 1 with North named as the first dealer, as the table does before the first hand."""
+    make_teams(tournament, 2)
+    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    return sheets.table_first_dealer_set(table=table, version=0, seat="N")
+
+
+def taps(page) -> int:
+    return int(page.evaluate("Number(sessionStorage.getItem('taps') || 0)"))
+
+
+def reset_taps(page):
+    page.evaluate("sessionStorage.setItem('taps', '0')")
+
+
+def in_view(page, selector) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 200) <= PHONE["height"]
+
+
+def four_taps(page, bidder, bid, books):
+    """An ordinary hand: bidder, bid, books, then save once the points show."""
+    form = page.locator("#hand-form")
+    number = form.locator(".hand-number").inner_text()
+    tap(form, "bidder", bidder)
+    tap_bid(form, bid)
+    form.locator("[data-field=books] label").nth(books).click()
+    page.wait_for_selector("#hand-preview .preview-box")
+    form.locator("#hand-submit").click()
+    return number
+
+
+def test_an_ordinary_hand_takes_four_taps_and_the_next_form_is_in_view(phone, dealt_table):
+    phone.context.add_init_script(COUNT_TAPS)
+    phone.goto(f"/table/{dealt_table.secret}/")
+    per_hand = []
+    for bidder, bid, books in (("N ·", "3", 9), ("E ·", "4 Special", 10), ("S ·", "2 No", 8), ("W ·", "1", 7)):
+        reset_taps(phone)
+        number = four_taps(phone, bidder, bid, books)
+        phone.get_by_text(f"Hand {number} saved").wait_for()
+        phone.wait_for_load_state("load")
+        per_hand.append(taps(phone))
+        assert in_view(phone, ".message-success"), f"hand {number}'s message is in view"
+        if number != "4":
+            assert in_view(phone, "#hand-form [data-field=bidder]"), "the next hand's form is at the top"
+    assert per_hand == [4, 4, 4, 4], per_hand
+
+    assert phone.get_by_text("Round complete").is_visible()
+    assert in_view(phone, "#signing form"), "after the last hand the signatures are in view"
+    for side, pair in (("North–South", "NS"), ("East–West", "EW")):
+        reset_taps(phone)
+        form = phone.locator("form.sign-form", has_text=side)
+        assert in_view(phone, f"#sign-{pair}"), f"{side}'s signature is in view without scrolling back"
+        form.locator("[data-field=player] label").first.click()
+        code = form.get_by_label("Team code")
+        code.click()
+        code.press_sequentially(dealt_table.team_at(pair).code)
+        form.get_by_role("button", name=f"Sign for {side}").click()
+        phone.get_by_text(f"for {side}.").first.wait_for()
+        per_hand.append(taps(phone))
+    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    assert per_hand[4:] == [3, 3], "a signature: the player, the code field (6 characters typed), sign"
+    print(f"\ntaps per hand {per_hand[:4]}, per signature {per_hand[4:]} (+6 characters), per round {sum(per_hand)}")
+    dealt_table.refresh_from_db()
+    assert dealt_table.signed and dealt_table.hands.count() == 4
+
+
+def test_remove_and_undo_a_hand(phone, dealt_table):
+    entry = sheets.HandEntry("N", "N", 3, "high", 9)
+    sheets.hand_record(table=dealt_table, version=1, entry=entry)
+    sheets.hand_record(table=dealt_table, version=2, entry=sheets.HandEntry("E", "E", 4, "low", 10))
+    phone.goto(f"/table/{dealt_table.secret}/")
+    remove = phone.get_by_role("link", name="Remove hand 2")
+    edit = phone.get_by_role("link", name="Edit hand 2")
+    assert remove.bounding_box()["height"] >= 44 and edit.bounding_box()["height"] >= 44
+    remove.click()
+    assert phone.get_by_text("Hand 2: 4 Special by East, 10 books").is_visible()
+    assert Hand.objects.filter(table=dealt_table).count() == 2, "asking removes nothing"
+    phone.get_by_role("button", name="Remove it").click()
+    phone.get_by_text("Removed hand 2").first.wait_for()
+    assert Hand.objects.filter(table=dealt_table).count() == 1
+    undo = phone.get_by_role("button", name="Undo: put it back")
+    assert in_view(phone, "#undo")
+    undo.click()
+    phone.get_by_text("Put back: hand 2").wait_for()
+    assert Hand.objects.filter(table=dealt_table).count() == 2
+    assert phone.locator("#total-ew").inner_text() == "4"
+
+
+def go_offline(phone, dealt_table):
+    """Open the sheet while online (the service worker keeps it), then lose the network."""
+    phone.goto(f"/table/{dealt_table.secret}/")
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    phone.reload()
+    phone.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.context.set_offline(True)
+    phone.get_by_text("Offline: hands entered now stay on this phone").wait_for()
+
+
+def enter_offline(phone, bidder, bid, books):
+    form = phone.locator("#hand-form")
+    tap(form, "bidder", bidder)
+    tap_bid(form, bid)
+    form.locator("[data-field=books] label").nth(books).click()
+    phone.get_by_text("The points show once the phone is back online").wait_for()
+    form.locator("#hand-submit").click()
+
+
+def test_hands_entered_offline_are_saved_exactly_once_when_the_network_returns(phone, dealt_table):
+    go_offline(phone, dealt_table)
+    enter_offline(phone, "N ·", "3", 9)
+    enter_offline(phone, "E ·", "4 Special", 10)
+    queue = phone.locator("#queue .queue-item")
+    assert queue.count() == 2 and "Waiting to send" in queue.first.inner_text()
+    assert phone.locator("#hand-form .hand-number").first.inner_text() == "3"
+    assert phone.locator("#hand-form [data-field=dealer] input:checked").get_attribute("value") == "S"
+    assert not Hand.objects.filter(table=dealt_table).exists()
+
+    phone.reload()
+    assert phone.locator("#queue .queue-item").count() == 2, "the page and the queue come back offline"
+
+    phone.context.set_offline(False)
+    phone.get_by_text("Hand 2 saved").wait_for(timeout=20_000)
+    hands = list(Hand.objects.filter(table=dealt_table).order_by("sequence"))
+    assert [(h.dealer, h.bidder, h.books) for h in hands] == [("N", "N", 9), ("E", "E", 10)]
+    assert len({h.entry_id for h in hands}) == 2 and all(h.entry_id for h in hands)
+    assert phone.locator("#queue .queue-item").count() == 0
+
+    answer = phone.evaluate(
+        """([url, id]) => fetch(url, {method: "POST", credentials: "same-origin", body: new URLSearchParams({
+            csrfmiddlewaretoken: document.querySelector("input[name=csrfmiddlewaretoken]").value,
+            "hand-version": "1", "hand-dealer": "N", "hand-bidder": "N", "hand-bid": "3:high", "hand-books": "9",
+            entry_id: id})}).then(r => r.json())""",
+        [f"/table/{dealt_table.secret}/hands/sync/", hands[0].entry_id],
+    )
+    assert answer["status"] == "saved", "a repeated send is recognised"
+    assert Hand.objects.filter(table=dealt_table).count() == 2
+
+
+def test_an_offline_entry_is_not_forced_over_another_devices_change(phone, second_phone, dealt_table):
+    go_offline(phone, dealt_table)
+    enter_offline(phone, "N ·", "3", 9)
+
+    second_phone.goto(f"/table/{dealt_table.secret}/")
+    form = second_phone.locator("#hand-form")
+    tap(form, "bidder", "N ·")
+    tap_bid(form, "5")
+    form.locator("[data-field=books] label").nth(11).click()
+    second_phone.wait_for_selector("#hand-preview .preview-box")
+    form.locator("#hand-submit").click()
+    second_phone.get_by_text("Hand 1 saved").wait_for()
+
+    phone.context.set_offline(False)
+    conflict = phone.locator("#queue .queue-item.conflict")
+    conflict.wait_for(timeout=20_000)
+    assert "changed on another device" in conflict.inner_text()
+    assert [h.books for h in Hand.objects.filter(table=dealt_table)] == [11], "nothing overwritten or added"
+    phone.once("dialog", lambda dialog: dialog.accept())
+    conflict.get_by_role("button", name="Discard this entry").click()
+    phone.wait_for_function("document.querySelectorAll('#queue .queue-item').length === 0")
+    kept = Hand.objects.get(table=dealt_table)
+    assert phone.locator("#total-ns").inner_text() == str(kept.ns_points), "the sheet shows the other device's hand"
