@@ -57,7 +57,10 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     enter_hand(phone, "N ·", "4", "♠", 9)
     phone.get_by_text("Penalty", exact=True).click()
     penalty = phone.locator("form[action$='/penalties/']")
+    assert not penalty.locator("[data-field=team]").is_visible(), "the offence comes first"
     penalty.get_by_text("Renege (books move before scoring)").click()
+    assert penalty.locator("[data-field=count]").is_visible()
+    assert not penalty.locator("[data-field=choice]").is_visible(), "only the offence's own fields show"
     tap(penalty, "team", "East–West")
     penalty.get_by_role("button", name="Record the penalty").click()
     assert phone.get_by_text("Penalty recorded: Renege by East–West.").is_visible()
