@@ -317,3 +317,10 @@ def test_the_service_worker_is_served_from_the_root_and_keeps_the_table_pages(cl
     assert "/static/js/table.js" in assets and "/static/django_htmx/htmx-2.min.js" in assets
     assert re.fullmatch(r"bidwhist-[0-9a-f]{12}", json.loads(re.search(r"const CACHE = (\".*?\");", body).group(1)))
     assert "no-cache" in response["Cache-Control"]
+
+
+def test_an_entry_id_is_letters_digits_and_dashes(client, table):
+    with pytest.raises(ServiceError, match="not one this app gives"):
+        sheets.hand_record(table=table, version=0, entry=entry(), entry_id="bad\x00id")
+    status, answer = sync(client, table, "x" * 41, 0)
+    assert status == 400 and not table.hands.exists()

@@ -17,6 +17,7 @@ from tournament.models import (
 )
 from tournament.services.archive.reader import Reader
 from tournament.services.recompute import table_recompute
+from tournament.services.sheets.hands import ENTRY_ID
 
 PAIR_OR_NONE = ["", *Pair.values()]
 
@@ -125,9 +126,11 @@ def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, play
                 hand_entry, "entered_by", h_path, str, required=False, choices=["", *Pair.values()]
             )
             or "",
-            "entry_id": (read.field(hand_entry, "entry_id", h_path, str, required=False) or "")[:40],
+            "entry_id": read.field(hand_entry, "entry_id", h_path, str, required=False) or "",
             "accepted_at": read.field(hand_entry, "accepted_at", h_path, "datetime", required=False),
         }
+        if fields["entry_id"] and not ENTRY_ID.fullmatch(fields["entry_id"]):
+            read.fail(f"{h_path}.entry_id", "expected up to 40 letters, digits, - or _")
         if fields["entry_id"] and fields["entry_id"] in entry_ids:
             read.fail(f"{h_path}.entry_id", f"entry {fields['entry_id']!r} appears twice at this table")
         entry_ids.add(fields["entry_id"])

@@ -1,5 +1,6 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
+import re
 from dataclasses import dataclass, replace
 
 from django.db.models import Max
@@ -12,6 +13,8 @@ from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.write import Change, StaleSheet, may_change, sheet_write
+
+ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,8 @@ def hand_record(
     the network dropped) gets the hand already recorded, and the sheet keeps it once.
     """
     actor = actor_of(actor, user, default=TABLE_LINK)
-    entry_id = entry_id.strip()[: Hand._meta.get_field("entry_id").max_length]
+    if entry_id and not ENTRY_ID.fullmatch(entry_id):
+        raise ServiceError("The entry's id is not one this app gives: enter the hand again.", field="entry_id")
     if recorded := _recorded(table, entry_id):
         return recorded
 

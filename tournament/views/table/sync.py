@@ -14,10 +14,9 @@ from tournament.forms.table import hand_entry
 from tournament.models import LogEntry, Table
 from tournament.services import sheets
 from tournament.services.sheets import StaleSheet
+from tournament.services.sheets.hands import ENTRY_ID
 from tournament.views.table.hands import hand_saved
 from tournament.views.table.page import TablePage, change_of
-
-MAX_ENTRY_ID = 40
 
 
 def _version_after(table: Table, entry_id: str) -> int:
@@ -40,8 +39,8 @@ def _sheet_now(table: Table) -> str:
 @require_POST
 def hand_sync(request, secret):
     page = TablePage(request, secret)
-    entry_id = request.POST.get("entry_id", "").strip()
-    if not entry_id or len(entry_id) > MAX_ENTRY_ID:
+    entry_id = request.POST.get("entry_id", "")
+    if not ENTRY_ID.fullmatch(entry_id):
         return JsonResponse({"status": "refused", "message": "The entry has no id: enter it again."}, status=400)
     form = page.hand_form(request.POST)
     if not form.is_valid():
