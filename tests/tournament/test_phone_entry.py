@@ -323,4 +323,4 @@ def test_an_entry_id_is_letters_digits_and_dashes(client, table):
     with pytest.raises(ServiceError, match="not one this app gives"):
         sheets.hand_record(table=table, version=0, entry=entry(), entry_id="bad\x00id")
     status, answer = sync(client, table, "x" * 41, 0)
-    assert status == 400 and not table.hands.exists()
+    assert (status, answer["status"]) == (400, "refused") and not table.hands.exists()
