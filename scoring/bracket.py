@@ -7,7 +7,9 @@ not exist goes straight to the second round, and no match is made for it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from itertools import groupby
 
 WINNERS, LOSERS, FINAL, THIRD = "winners", "losers", "final", "third"
 
@@ -74,7 +76,16 @@ def seed_order(size: int) -> list[int]:
 
 def _round_name(round_number: int, rounds: int) -> str:
     remaining = rounds - round_number
-    return {0: "Final", 1: "Semifinal", 2: "Quarterfinal"}.get(remaining, f"Round {round_number}")
+    return {0: "Final", 1: "Semifinal", 2: "Quarterfinal"}.get(remaining, f"Round of {2 ** (remaining + 1)}")
+
+
+_NUMBERED = re.compile(r"( \d+|, match \d+)$")
+
+
+def stage_name(label: str) -> str:
+    """A match's stage without its number: "Semifinal 2" → "Semifinal", "Losers' round 2, match 1" →
+    "Losers' round 2"."""
+    return _NUMBERED.sub("", label)
 
 
 class _Builder:
@@ -127,8 +138,11 @@ def _with_stages(matches: list[Match]) -> list[Match]:
     return staged
 
 
-def _winners_bracket(builder: _Builder, size: int, prefix: str = "W") -> list[list[Source]]:
-    """Adds the winners' bracket; returns, per round, the sources of that round's losers in order."""
+def _winners_bracket(builder: _Builder, size: int, prefix: str = "W", named: str = "") -> list[list[Source]]:
+    """Adds the winners' bracket; returns, per round, the sources of that round's losers in order.
+
+    ``named`` goes before each stage's name ("Winners' semifinal 1" in double elimination).
+    """
     rounds = size.bit_length() - 1
     slots = [builder.seed(seed) for seed in seed_order(size)]
     losers_by_round = []
@@ -137,7 +151,14 @@ def _winners_bracket(builder: _Builder, size: int, prefix: str = "W") -> list[li
         for position in range(len(slots) // 2):
             code = f"{prefix}{round_number}-{position + 1}"
             name = _round_name(round_number, rounds)
-            label = name if name == "Final" else f"{name} {position + 1}"
+            if named:
+                name = f"{named}{name[0].lower()}{name[1:]}"
+            if len(slots) == 2:
+                label = name
+            elif name.endswith("inal"):
+                label = f"{name} {position + 1}"
+            else:
+                label = f"{name}, match {position + 1}"
             winner = builder.add(
                 Match(code, WINNERS, round_number, position + 1, slots[2 * position], slots[2 * position + 1], label)
             )
@@ -170,8 +191,7 @@ def double_elimination(teams: int) -> Bracket:
     size = 1 << (teams - 1).bit_length()
     rounds = size.bit_length() - 1
     builder = _Builder(teams)
-    losers = _winners_bracket(builder, size)
-    builder.matches[-1] = Match(**{**builder.matches[-1].__dict__, "label": "Winners' final"})
+    losers = _winners_bracket(builder, size, named="Winners' ")
     winners_champion = Source("winner", builder.matches[-1].code)
 
     lb_round = 0
@@ -211,3 +231,60 @@ def double_elimination(teams: int) -> Bracket:
 
 def build(teams: int, *, double: bool = False, third_place: bool = False) -> Bracket:
     return double_elimination(teams) if double else single_elimination(teams, third_place=third_place)
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decided match as the final placings see it: its two teams (any keys) and the winner."""
+
+    code: str
+    bracket: str
+    stage: int
+    label: str
+    top: object
+    bottom: object
+    winner: object
+
+
+@dataclass(frozen=True)
+class FinalPlace:
+    team: object
+    place: int
+    shared: bool
+    last: Decided
+
+    @property
+    def won_last(self) -> bool:
+        return self.team == self.last.winner
+
+
+def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
+    """Every playoff team's final place, best first, from the decided matches of a finished bracket.
+
+    The final's winner is first and its loser second (in double elimination the last grand final played);
+    a third-place match's winner third and its loser fourth. Every other team is placed by how far it went:
+    the later the stage of the match it went out in, the better. Teams that went out at the same stage
+    share a place (two semifinal losers without a third-place match share third); they are listed in
+    seed order (``seeds`` maps each team to its seed).
+    """
+    last: dict[object, Decided] = {}
+    for match in sorted(decided, key=lambda m: (m.stage, m.code)):
+        for team in (match.top, match.bottom):
+            last[team] = match
+
+    def standing(team) -> tuple:
+        match = last[team]
+        won = team == match.winner
+        if match.bracket == FINAL:
+            return (3, 1000 if won else match.stage)
+        if match.bracket == THIRD:
+            return (2, 1 if won else 0)
+        return (1, match.stage)
+
+    ordered = sorted(last, key=lambda team: (tuple(-part for part in standing(team)), seeds.get(team, 0)))
+    places: list[FinalPlace] = []
+    for _, group in groupby(ordered, key=standing):
+        tied = list(group)
+        place = len(places) + 1
+        places.extend(FinalPlace(team, place, len(tied) > 1, last[team]) for team in tied)
+    return places

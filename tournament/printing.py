@@ -147,7 +147,13 @@ def round_sheets_pdf(round_: Round, *, blank: bool, base_url: str) -> bytes:
 
 
 def standings_pdf(tournament: Tournament) -> bytes:
-    context = {"tournament": tournament, "event": tournament.event, "rows": tournament_standings(tournament)}
+    """The standings; once the playoff is decided, the final placings first (for the prize-giving)."""
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "rows": tournament_standings(tournament),
+        "placings": selectors.tournament_placings(tournament),
+    }
     return pdf_render("print/standings.html", context, paper=tournament.paper_size)
 
 

@@ -133,10 +133,41 @@ class StandingsListing(tables.Table):
         return value
 
 
+class PlacingListing(tables.Table):
+    """The final placings of the whole field: on the standings page, exportable as CSV and XLSX."""
+
+    place = tables.Column(accessor="label", verbose_name="Place", orderable=False)
+    team = tables.Column(accessor="team__display_name", verbose_name="Team", orderable=False)
+    players = tables.Column(
+        accessor="team__player_names",
+        verbose_name="Players",
+        orderable=False,
+        attrs={"td": {"class": "wide-only players"}, "th": {"class": "wide-only players"}},
+    )
+    reached = tables.Column(accessor="reached", verbose_name="How", orderable=False)
+
+    class Meta:
+        attrs = {"class": "data-table placings"}
+
+    def __init__(self, data, *, tournament, link_teams=True, **kwargs):
+        super().__init__(data, **kwargs)
+        self.tournament = tournament
+        self.link_teams = link_teams
+
+    def render_team(self, record, value):
+        if not self.link_teams:
+            return f"#{record.team.number} {value}"
+        url = reverse("public:team", args=[self.tournament.slug, record.team.number])
+        return format_html('<a href="{}">#{} {}</a>', url, record.team.number, value)
+
+    def value_team(self, record, value):
+        return f"#{record.team.number} {value}"
+
+
 class HandListing(tables.Table):
     """Every hand of a tournament as recorded and scored, for the CSV and XLSX exports."""
 
-    round = tables.Column(accessor="table__round__title", verbose_name="Round")
+    round = tables.Column(accessor="table__stage", verbose_name="Round")
     table = tables.Column(accessor="table__number", verbose_name="Table")
     hand = tables.Column(accessor="hand_number", verbose_name="Hand")
     north_south = tables.Column(accessor="table__team_ns__number", verbose_name="N-S team")

@@ -49,6 +49,7 @@ director_patterns = [
     ),
     path("t/<slug:slug>/rounds/<int:number>/publish/", director.round_publish, name="round_publish"),
     path("t/<slug:slug>/rounds/<int:number>/discard/", director.round_discard, name="round_discard"),
+    path("t/<slug:slug>/rounds/<int:number>/unpublish/", director.round_unpublish, name="round_unpublish"),
     path("t/<slug:slug>/rounds/<int:number>/close/", director.round_close, name="round_close"),
 ]
 

@@ -31,14 +31,14 @@ def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournamen
     first = phone.locator("#first-dealer-form")
     first.locator("[data-field=seat] label").first.click()
     first.get_by_role("button", name="This seat deals first").click()
-    for bidder, books in ((0, 9), (1, 7), (0, 8), (1, 7)):
+    for number, (bidder, books) in enumerate(((0, 9), (1, 7), (0, 8), (1, 7)), start=1):
         form = phone.locator("#hand-form")
         form.locator("[data-field=bidder] label").nth(bidder).click()
         form.locator("[data-field=bid] label").nth(0).click()
         form.locator("[data-field=books] label").nth(books).click()
         phone.wait_for_selector("#hand-preview .preview-box")
         form.locator("#hand-submit").click()
-        phone.wait_for_selector(".message-success")
+        phone.get_by_text(f"Hand {number} saved").wait_for()
     for side in ("North–South", "East–West"):
         form = phone.locator("form.sign-form", has_text=side)
         form.locator("[data-field=player] label").first.click()

@@ -183,15 +183,17 @@ def test_the_next_round_waits_for_the_previous_to_be_published(tournament, make_
     redrawn = round_draw(tournament=tournament, method="manual")
     assert redrawn.number == 1
     round_publish(round=redrawn)
-    assert round_draw(tournament=tournament, method="random", seed=1).number == 2
+    assert round_draw(tournament=tournament, method="random", seed=1, override_unsigned=True).number == 2
 
 
 def test_no_round_beyond_the_qualifying_rounds(tournament, make_teams):
     make_teams(tournament, 2)
     for _ in range(tournament.qualifying_rounds):
-        round_publish(round=round_draw(tournament=tournament, method="manual"))
+        round_publish(
+            round=round_draw(tournament=tournament, method="manual", override_unsigned=True), override_unsigned=True
+        )
     with pytest.raises(ServiceError, match="All 4 qualifying rounds are drawn"):
-        round_draw(tournament=tournament, method="manual")
+        round_draw(tournament=tournament, method="manual", override_unsigned=True)
 
 
 def test_withdrawing_after_the_draw_keeps_what_was_drawn(tournament, make_teams):
@@ -199,7 +201,7 @@ def test_withdrawing_after_the_draw_keeps_what_was_drawn(tournament, make_teams)
     round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
     team_desk_update(team=teams[0], withdrawn=True)
     assert layout(round_) == ([(1, 2), (3, 4)], None)
-    next_round = round_draw(tournament=tournament, method="manual", pairs="2 3\n4")
+    next_round = round_draw(tournament=tournament, method="manual", pairs="2 3\n4", override_unsigned=True)
     assert layout(next_round) == ([(2, 3)], 4)
 
 

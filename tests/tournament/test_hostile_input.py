@@ -97,7 +97,7 @@ def director_forms(tournament):
         "desk_action": (reverse("director:desk_action", args=[slug, team.number]), {"action": "fee_paid", "q": "x"}),
         "round_new": (
             reverse("director:round_new", args=[slug]),
-            {"method": "manual", "seed": "4", "pairs": "1 3\n2 4"},
+            {"method": "manual", "seed": "4", "pairs": "1 3\n2 4", "override_unsigned": "on"},
         ),
         "round_swap": (reverse("director:round_swap", args=[slug, 1]), {"team_a": str(team.pk), "team_b": "2"}),
         "round_move": (reverse("director:round_move", args=[slug, 1]), {"team": str(team.pk), "table_number": "3"}),
@@ -380,6 +380,7 @@ def test_numbers_are_bounded_to_what_both_databases_store(director_client, tourn
         penalty_add(table=table, version=0, kind="director_ruling", team="NS", points=10**9, reason="x", user=director)
     assert refused.value.field == "points"
     response = director_client.post(
-        reverse("director:round_new", args=[tournament.slug]), {"method": "manual", "pairs": "1 " + "9" * 5000}
+        reverse("director:round_new", args=[tournament.slug]),
+        {"method": "manual", "pairs": "1 " + "9" * 5000, "override_unsigned": "on"},
     )
     assert response.status_code == 200 and "is not a team number" in response.content.decode()

@@ -14,7 +14,7 @@ def test_a_draft_tables_link_does_not_work_until_published(client, tournament, m
     response = client.get(reverse("table", args=[table.secret]))
     assert response.status_code == 200
     text = re.sub(r"<[^>]+>", "", response.content.decode())
-    assert "Table 1" in text and "round 1" in text
+    assert "Table 1 · Round 1" in text
     assert "North: Player 0a" in text and "South: Player 0b" in text
     assert "East: Player 1a" in text and "West: Player 1b" in text
 

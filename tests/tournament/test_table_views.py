@@ -123,7 +123,9 @@ def test_a_link_cannot_reach_another_tables_hands_or_penalties(client, tournamen
 def test_another_rounds_table_is_its_own_link(client, tournament, make_teams, sheet):
     make_teams(tournament, 2)
     first = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
-    second = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    second = round_publish(
+        round=round_draw(tournament=tournament, method="manual", override_unsigned=True), override_unsigned=True
+    ).tables.get()
     sheet.hand(first, "N", "N", 3, "high", 9)
     assert client.get(url("table_hand_edit", second, 1)).status_code == 404
     assert "Round 2" in text_of(client.get(url("table", second))) or "round 2" in text_of(
@@ -247,7 +249,7 @@ def test_the_live_round_view_shows_each_tables_progress(client, director, table,
     client.force_login(director)
     response = client.get(reverse("director:round_live_fragment", args=[table.round.tournament.slug, 1]))
     text = text_of(response)
-    assert "Table 1" in text and "Hand 1 of 4" in text and "0 of 1 sheets signed" in text
+    assert "Table 1" in text and "1 of 4 hands" in text and "0 of 1 sheets signed · 0 complete · 1 hand entered" in text
     assert reverse("table", args=[table.secret]) in response.content.decode()
 
 

@@ -154,6 +154,11 @@ class DrawForm(forms.Form):
         help_text="Manual draw only: one table per line as two team numbers (the first sits North–South); "
         "a line with one number is the bye. Blank: teams in number order.",
     )
+    override_unsigned = forms.BooleanField(
+        required=False,
+        label="Draw now although tables of an earlier round have not signed",
+        help_text="Their results so far are used as they stand. The override is written in the log.",
+    )
 
 
 class TeamChoiceField(forms.ModelChoiceField):

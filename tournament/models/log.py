@@ -29,6 +29,7 @@ class LogEntry(models.Model):
         DRAW_DISCARDED = "draw_discarded", "Draft discarded"
         ROUND_PUBLISHED = "round_published", "Round published"
         ROUND_CLOSED = "round_closed", "Round closed"
+        ROUND_UNPUBLISHED = "round_unpublished", "Round unpublished"
         PLAYOFF_SEEDED = "playoff_seeded", "Playoff seeded"
         PLAYOFF_SEEDS_SWAPPED = "playoff_seeds_swapped", "Playoff seeds swapped"
         PLAYOFF_PUBLISHED = "playoff_published", "Bracket published"

@@ -107,6 +107,15 @@ class Table(models.Model):
         return None
 
     @property
+    def stage(self) -> str:
+        """Where the table sits in the tournament, in words: "Round 2", or its playoff match ("Semifinal 1").
+
+        Reads the playoff match through ``select_related("playoff_match")`` where a page lists tables.
+        """
+        match = getattr(self, "playoff_match", None) if self.round.kind == Round.Kind.PLAYOFF else None
+        return match.label if match is not None else self.round.title
+
+    @property
     def team_ns(self):
         return self.team_at(Pair.NORTH_SOUTH)
 

@@ -12,6 +12,7 @@ from tournament.selectors.events import (
 )
 from tournament.selectors.exports import tournament_hands
 from tournament.selectors.log import log_entries
+from tournament.selectors.placings import Placing, tournament_placings
 from tournament.selectors.playoffs import (
     BracketColumn,
     playoff_bracket,
@@ -40,6 +41,7 @@ __all__ = [
     "CardSitting",
     "DeskCounts",
     "Move",
+    "Placing",
     "SeatView",
     "SheetView",
     "TeamRound",
@@ -75,4 +77,5 @@ __all__ = [
     "tournament_champion",
     "tournament_get",
     "tournament_hands",
+    "tournament_placings",
 ]

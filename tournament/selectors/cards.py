@@ -63,7 +63,7 @@ def card_sitting(card: TableCard) -> CardSitting:
     teams of the sitting that is over (or still finishing) are told where they go next."""
     tables = list(
         Table.objects.filter(round__tournament=card.tournament, round__status__in=IN_PLAY, number=card.number)
-        .select_related("round")
+        .select_related("round", "playoff_match")
         .prefetch_related(seatings())
         .order_by("round__number")
     )

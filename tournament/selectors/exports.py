@@ -11,7 +11,7 @@ def tournament_hands(tournament: Tournament) -> QuerySet[Hand]:
     return (
         Hand.objects.filter(table__round__tournament=tournament)
         .exclude(table__round__status=Round.Status.DRAFT)
-        .select_related("table__round")
+        .select_related("table__round", "table__playoff_match")
         .prefetch_related(penalties(), Prefetch("table__seatings", queryset=Seating.objects.select_related("team")))
         .order_by("table__round__number", "table__number", "sequence")
     )

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from scoring.bracket import stage_name
 from tournament.models import PlayoffMatch, PlayoffSeed, Team, Tournament
 from tournament.selectors.prefetch import members
 
@@ -27,12 +28,7 @@ def playoff_bracket(tournament: Tournament) -> list[BracketColumn]:
         groups.setdefault((match.bracket, match.bracket_round), []).append(match)
     order = {"winners": 0, "losers": 1, "third": 2, "final": 3}
     for (bracket, round_number), group in sorted(groups.items(), key=lambda item: (order[item[0][0]], item[0][1])):
-        if bracket == "winners":
-            title = group[0].label.rsplit(" ", 1)[0] if group[0].label[-1].isdigit() else group[0].label
-        elif bracket == "losers":
-            title = f"Losers' round {round_number}"
-        else:
-            title = group[0].label
+        title = f"Losers' round {round_number}" if bracket == "losers" else stage_name(group[0].label)
         columns.append(BracketColumn(title=title, matches=group))
     return columns
 

@@ -2,6 +2,7 @@
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from tournament.models import (
     Hand,
@@ -44,14 +45,16 @@ def round_unplaced_teams(round_: Round) -> list[Team]:
     )
 
 
-def round_live_tables(round_: Round) -> list[Table]:
+def round_live_tables(round_: Round, *, quiet_minutes: int = 15) -> list[Table]:
     """Each table of a round with how far its sheet has got, for the live view (fixed queries).
 
-    Besides the counts: the signatures by team, hands still waiting for the other team's acceptance, and
-    the teams' own entries waiting to agree (blind double entry).
+    Besides the counts: the signatures by team, hands still waiting for the other team's acceptance, the
+    teams' own entries waiting to agree (blind double entry), and ``quiet_for``: the minutes since the last
+    entry at a table still playing, once past ``quiet_minutes`` (else 0).
     """
-    return list(
-        round_.tables.annotate(
+    tables = list(
+        round_.tables.select_related("playoff_match")
+        .annotate(
             penalty_count=Count("penalties", distinct=True),
             unaccepted=Count("hands", filter=Q(hands__accepted_at__isnull=True), distinct=True),
             last_change=Max("changes__created_at"),
@@ -63,12 +66,20 @@ def round_live_tables(round_: Round) -> list[Table]:
         )
         .order_by("number")
     )
+    now = timezone.now()
+    for table in tables:
+        since = table.last_change or round_.published_at
+        playing = since is not None and not table.complete and not table.signed
+        minutes = int((now - since).total_seconds() // 60) if playing else 0
+        table.quiet_for = minutes if minutes >= quiet_minutes else 0
+    return tables
 
 
 def rounds_in_play() -> QuerySet[Round]:
-    """Published rounds, newest first: where the staff watch and fix sheets."""
+    """Published rounds of tournaments still going, newest first: where the staff watch and fix sheets."""
     return (
         Round.objects.filter(status=Round.Status.PUBLISHED)
+        .exclude(tournament__status=Tournament.Status.FINISHED)
         .select_related("tournament__event")
         .order_by("-published_at")
     )
@@ -105,7 +116,8 @@ def draw_matches(tables: list[Table], byes: list[Seating], query: str) -> tuple[
 def round_sheets(round_: Round) -> list[Table]:
     """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
     return list(
-        round_.tables.prefetch_related(
+        round_.tables.select_related("playoff_match")
+        .prefetch_related(
             seatings(),
             Prefetch("hands", queryset=Hand.objects.order_by("sequence").prefetch_related(penalties())),
             Prefetch(
@@ -119,5 +131,6 @@ def round_sheets(round_: Round) -> list[Table]:
                 queryset=LogEntry.objects.filter(correction=True).order_by("version", "pk"),
                 to_attr="corrections",
             ),
-        ).order_by("number")
+        )
+        .order_by("number")
     )

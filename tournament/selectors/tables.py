@@ -13,7 +13,7 @@ from tournament.selectors.prefetch import penalties, seatings
 def table_by_secret(secret: str) -> Table:
     """The table a private link opens: only a published or closed round's table."""
     return get_object_or_404(
-        Table.objects.select_related("round__tournament__event").prefetch_related(seatings()),
+        Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seatings()),
         secret=secret,
         round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
     )

@@ -74,7 +74,7 @@ def team_now(team: Team) -> TeamNow:
     if seating.table_id is None:
         return now
     table = (
-        Table.objects.select_related("round__tournament__event")
+        Table.objects.select_related("round__tournament__event", "playoff_match")
         .prefetch_related(
             seatings(),
             Prefetch("hands", queryset=Hand.objects.order_by("sequence").prefetch_related(penalties())),

@@ -4,6 +4,7 @@ import re
 import secrets
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from scoring import Pair
@@ -12,6 +13,7 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Seating, Table, Team, Tournament
 from tournament.selectors.standings import draw_history, ranked_entrants
 from tournament.services.log import Actor, actor_of, log_write
+from tournament.wording import in_words, tables_phrase
 
 MAX_TABLE_NUMBER = 999
 _TEAM_NUMBER = re.compile(r"[0-9]+")
@@ -71,6 +73,45 @@ def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]]
     return tables, bye
 
 
+def tables_still_playing(tournament: Tournament, number: int) -> list[Table]:
+    """The unsigned tables of the tournament's published rounds before round ``number``."""
+    return list(
+        Table.objects.filter(
+            round__tournament=tournament,
+            round__status=Round.Status.PUBLISHED,
+            round__number__lt=number,
+            locked_at__isnull=True,
+        )
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+
+
+def still_playing_words(tables: list[Table]) -> str:
+    """ "round 1 tables 5, 6 and 7" (and "round 2 table 3")."""
+    by_round: dict[int, list[int]] = {}
+    for table in tables:
+        by_round.setdefault(table.round.number, []).append(table.number)
+    return in_words(f"round {number} {tables_phrase(numbers)}" for number, numbers in by_round.items())
+
+
+def _still_playing_check(tournament: Tournament, number: int, doing: str, override: bool) -> str:
+    """Refuse to draw or publish a round over earlier tables still playing, unless the director overrides;
+    the override is said in the log's words (returned)."""
+    tables = tables_still_playing(tournament, number)
+    if not tables:
+        return ""
+    words = still_playing_words(tables)
+    verb = "has" if len(tables) == 1 else "have"
+    if not override:
+        raise ServiceError(
+            f"Round {number} cannot be {doing} yet: {words} {verb} not signed, and the draw would miss their "
+            "results. Wait for those sheets, or override (the override is logged).",
+            field="override_unsigned",
+        )
+    return f"; {doing} while {words} {verb} not signed (director's override)"
+
+
 def _log_round(round_: Round, actor: Actor | None, action: str, summary: str, **details) -> None:
     log_write(
         actor=actor_of(actor),
@@ -95,9 +136,18 @@ def _draw_snapshot(round_: Round) -> dict:
 
 @transaction.atomic
 def round_draw(
-    *, tournament: Tournament, method: str, seed: int | None = None, pairs: str = "", actor: Actor | None = None
+    *,
+    tournament: Tournament,
+    method: str,
+    seed: int | None = None,
+    pairs: str = "",
+    actor: Actor | None = None,
+    override_unsigned: bool = False,
 ) -> Round:
-    """Draw the next qualifying round as a draft; a draft of that round is replaced."""
+    """Draw the next qualifying round as a draft; a draft of that round is replaced.
+
+    Refused while an earlier round has unsigned tables, unless ``override_unsigned`` (logged).
+    """
     tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     if tournament.playoff_published_at is not None:
         raise ServiceError("Qualifying is over: the playoff bracket is published.")
@@ -110,6 +160,7 @@ def round_draw(
     teams = _entrants(tournament)
     if len(teams) < 2:
         raise ServiceError("Check in at least two teams before the draw.")
+    override = _still_playing_check(tournament, number, "drawn", override_unsigned)
     tournament.rounds.filter(number=number, status=Round.Status.DRAFT).delete()
 
     avoid_city = number <= tournament.avoid_same_city_rounds
@@ -157,7 +208,8 @@ def round_draw(
         actor,
         LogEntry.Action.ROUND_DRAWN,
         f"Round {number} drawn ({round_.get_method_display().lower()}{seed_text}): {len(tables)} tables"
-        + (f", bye #{bye.number}" if bye is not None else ""),
+        + (f", bye #{bye.number}" if bye is not None else "")
+        + override,
         after=_draw_snapshot(round_),
     )
     return round_
@@ -175,10 +227,12 @@ def _drop_empty_tables(round_: Round) -> None:
 
 
 @transaction.atomic
-def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team, actor: Actor | None = None) -> None:
-    """Swap two teams' places in a draft (either may hold the bye)."""
+def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team, actor: Actor | None = None) -> list[str]:
+    """Swap two teams' places in a draft (either may hold the bye); returns the warnings the swap created
+    (a rematch, two teams of one city)."""
     round_ = _locked_draft(round)
     before = _draw_snapshot(round_)
+    warned = draw_warnings(round_)
     if team_a.pk == team_b.pk:
         raise ServiceError("Choose two different teams to swap.", field="team_b")
     seatings = {s.team_id: s for s in round_.seatings.filter(team__in=[team_a, team_b])}
@@ -202,16 +256,19 @@ def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team, actor: Actor | 
         before=before,
         after=_draw_snapshot(round_),
     )
+    return _new_warnings(round_, warned)
 
 
 @transaction.atomic
-def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor: Actor | None = None) -> None:
-    """Move a team to a table with a free side, to a new table, or to the bye (None).
+def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor: Actor | None = None) -> list[str]:
+    """Move a team to a table with a free side, to a new table, or to the bye (None); returns the warnings
+    the move created.
 
     A checked-in team left out of the draft (a late arrival) is placed the same way.
     """
     round_ = _locked_draft(round)
     before = _draw_snapshot(round_)
+    warned = draw_warnings(round_)
     if team.tournament_id != round_.tournament_id or team.withdrawn:
         raise ServiceError(f"{team} cannot play in this round.", field="team")
     current = round_.seatings.filter(team=team).first()
@@ -244,6 +301,7 @@ def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor:
         before=before,
         after=_draw_snapshot(round_),
     )
+    return _new_warnings(round_, warned)
 
 
 @transaction.atomic
@@ -274,6 +332,34 @@ def draw_discard(*, round: Round, actor: Actor | None = None) -> None:
     round_.delete()
 
 
+def draw_warnings(round_: Round) -> list[str]:
+    """What a director may want to change in a draft, though it can be published: rematches, and two teams
+    of one city at a table in the rounds where the tournament keeps cities apart."""
+    tournament = round_.tournament
+    met = draw_history(tournament, round_.number).met
+    keep_apart = round_.number <= tournament.avoid_same_city_rounds
+    warnings = []
+    sides: dict[int, list[Seating]] = {}
+    for seating in round_.seatings.filter(table__isnull=False).select_related("team", "table"):
+        sides.setdefault(seating.table.number, []).append(seating)
+    for number, pair in sorted(sides.items()):
+        if len(pair) != 2:
+            continue
+        first, second = (seating.team for seating in sorted(pair, key=lambda seating: seating.pair != Pair.NORTH_SOUTH))
+        if frozenset((first.pk, second.pk)) in met:
+            warnings.append(f"Table {number}: #{first.number} and #{second.number} have met already (a rematch).")
+        if keep_apart and first.city and first.city.strip().lower() == second.city.strip().lower():
+            warnings.append(
+                f"Table {number}: #{first.number} and #{second.number} are both from {first.city}, in a round "
+                "where teams of one city are kept apart."
+            )
+    return warnings
+
+
+def _new_warnings(round_: Round, before: list[str]) -> list[str]:
+    return [warning for warning in draw_warnings(round_) if warning not in before]
+
+
 def draw_problems(round_: Round) -> list[str]:
     """What stops a draft from being published, in words for the director."""
     problems = []
@@ -299,12 +385,16 @@ def draw_problems(round_: Round) -> list[str]:
 
 
 @transaction.atomic
-def round_publish(*, round: Round, actor: Actor | None = None) -> Round:
-    """Publish a draft: its tables' links start to work and the draw is fixed."""
+def round_publish(*, round: Round, actor: Actor | None = None, override_unsigned: bool = False) -> Round:
+    """Publish a draft: its tables' links start to work and the draw is fixed.
+
+    Refused while an earlier round has unsigned tables, unless ``override_unsigned`` (logged).
+    """
     round_ = _locked_draft(round)
     problems = draw_problems(round_)
     if problems:
         raise ServiceError("The draw cannot be published yet: " + " ".join(problems))
+    override = _still_playing_check(round_.tournament, round_.number, "published", override_unsigned)
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
@@ -312,7 +402,38 @@ def round_publish(*, round: Round, actor: Actor | None = None) -> Round:
     if tournament.status == Tournament.Status.SETUP:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-    _log_round(round_, actor, LogEntry.Action.ROUND_PUBLISHED, f"Round {round_.number} published: the table links work")
+    summary = f"Round {round_.number} published: the table links work{override}"
+    _log_round(round_, actor, LogEntry.Action.ROUND_PUBLISHED, summary)
+    return round_
+
+
+@transaction.atomic
+def round_unpublish(*, round: Round, actor: Actor | None = None) -> Round:
+    """Take back a published round no hand has been entered in: it is a draft again and its links stop
+    working. A round with hands is corrected, never taken back."""
+    round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
+    if round_.status != Round.Status.PUBLISHED or round_.kind != Round.Kind.QUALIFYING:
+        raise ServiceError(f"Only a published qualifying round can be unpublished; round {round_.number} is not one.")
+    entered = Q(hands__isnull=False) | Q(penalties__isnull=False) | Q(submissions__isnull=False)
+    played = sorted(set(round_.tables.filter(entered).values_list("number", flat=True)))
+    if played:
+        raise ServiceError(
+            f"Round {round_.number} cannot be unpublished: {tables_phrase(played)} "
+            f"{'has' if len(played) == 1 else 'have'} entered hands. Correct the sheets instead."
+        )
+    later = round_.tournament.rounds.filter(number__gt=round_.number).order_by("number").first()
+    if later is not None:
+        raise ServiceError(f"Round {round_.number} cannot be unpublished: round {later.number} is drawn after it.")
+    round_.status = Round.Status.DRAFT
+    round_.published_at = None
+    round_.save(update_fields=["status", "published_at"])
+    round_.tables.update(first_dealer="", next_dealer="", disputed_at=None, dispute_note="")
+    _log_round(
+        round_,
+        actor,
+        LogEntry.Action.ROUND_UNPUBLISHED,
+        f"Round {round_.number} unpublished: a draft again, its table links no longer open",
+    )
     return round_
 
 
@@ -322,10 +443,10 @@ def round_close(*, round: Round, actor: Actor | None = None) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise ServiceError(f"Only a published round can be closed; round {round_.number} is {round_.status}.")
-    unsigned = list(round_.tables.filter(locked_at__isnull=True).values_list("number", flat=True))
+    unsigned = list(round_.tables.filter(locked_at__isnull=True).order_by("number").values_list("number", flat=True))
     if unsigned:
-        tables = ", ".join(str(number) for number in unsigned)
-        raise ServiceError(f"Round {round_.number} cannot close: table {tables} has not signed.")
+        verb = "has" if len(unsigned) == 1 else "have"
+        raise ServiceError(f"Round {round_.number} cannot close: {tables_phrase(unsigned)} {verb} not signed.")
     round_.status = Round.Status.CLOSED
     round_.save(update_fields=["status"])
     _log_round(round_, actor, LogEntry.Action.ROUND_CLOSED, f"Round {round_.number} closed")

@@ -1,7 +1,5 @@
 """From closed qualifying to a champion: seeding, the bracket, and each match's table as teams advance."""
 
-import re
-
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -56,6 +54,11 @@ def playoff_seed(
         raise ServiceError("A playoff needs at least two teams.", field="teams")
     if teams > len(ranked):
         raise ServiceError(f"Only {len(ranked)} teams can play the playoff.", field="teams")
+    if third_place and not double and teams < 4:
+        raise ServiceError(
+            f"A third-place match needs four teams or more: with {teams} there is only one semifinal loser.",
+            field="third_place",
+        )
     tournament.playoff_seeds.all().delete()
     seeds = PlayoffSeed.objects.bulk_create(
         PlayoffSeed(tournament=tournament, seed=number, team=team)
@@ -152,13 +155,10 @@ def playoff_matches_create(tournament: Tournament, teams: int, tables: dict[str,
     )
 
 
-_NUMBERED = re.compile(r"( \d+|, match \d+)$")
-
-
 def _stage_round(tournament: Tournament, stage: int, labels: list[str]) -> Round:
     base = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).aggregate(last=Max("number"))["last"] or 0
     number = max(base, tournament.qualifying_rounds) + stage
-    names = sorted(dict.fromkeys(_NUMBERED.sub("", label) for label in labels), key=lambda name: "Third" in name)
+    names = sorted(dict.fromkeys(brackets.stage_name(label) for label in labels), key=lambda name: "Third" in name)
     round_, _ = Round.objects.get_or_create(
         tournament=tournament,
         number=number,

@@ -5,7 +5,9 @@ from django_tables2 import RequestConfig
 
 from tournament import selectors
 from tournament.selectors.standings import tournament_standings
-from tournament.tables import SafeExport, StandingsListing
+from tournament.tables import PlacingListing, SafeExport, StandingsListing
+
+PLACINGS_ON_HOME = 8
 
 
 def home(request):
@@ -24,8 +26,11 @@ def _tournament_context(tournament, **extra):
 def tournament_home(request, slug):
     tournament = selectors.tournament_get(slug)
     current = selectors.round_current(tournament)
+    placings = selectors.tournament_placings(tournament)
     context = _tournament_context(
         tournament,
+        placings=placings[:PLACINGS_ON_HOME] if placings else None,
+        more_placings=len(placings) > PLACINGS_ON_HOME if placings else False,
         announcements=selectors.announcements_active(tournament),
         current=current,
         live=selectors.round_is_live(current),
@@ -41,15 +46,30 @@ def _standings_listing(request, tournament, link_teams=True):
     return listing
 
 
+def _placings_listing(request, tournament, placings):
+    listing = PlacingListing(placings, tournament=tournament)
+    RequestConfig(request, paginate=False).configure(listing)
+    return listing
+
+
 def standings(request, slug):
+    """The standings, and the final placings once the playoff is decided; both export as CSV or XLSX
+    (?_export=csv, with &listing=placings for the placings)."""
     tournament = selectors.tournament_get(slug)
+    placings = selectors.tournament_placings(tournament)
     export_format = request.GET.get("_export")
     if SafeExport.is_valid_format(export_format):
+        if request.GET.get("listing") == "placings" and placings:
+            listing = PlacingListing(placings, tournament=tournament, link_teams=False)
+            return SafeExport(export_format, listing).response(f"{tournament.slug}-final-placings.{export_format}")
         listing = _standings_listing(request, tournament, link_teams=False)
         return SafeExport(export_format, listing).response(f"{tournament.slug}-standings.{export_format}")
     current = selectors.round_current(tournament)
     context = _tournament_context(
-        tournament, standings=_standings_listing(request, tournament), live=selectors.round_is_live(current)
+        tournament,
+        standings=_standings_listing(request, tournament),
+        placings=_placings_listing(request, tournament, placings) if placings else None,
+        live=selectors.round_is_live(current),
     )
     return render(request, "public/standings.html", context)
 

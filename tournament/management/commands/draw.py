@@ -25,8 +25,13 @@ class Command(BaseCommand):
             "default: number order",
         )
         parser.add_argument("--publish", action="store_true", help="publish the draw at once")
+        parser.add_argument(
+            "--override-unsigned",
+            action="store_true",
+            help="draw (and publish) although tables of an earlier round have not signed; written in the log",
+        )
 
-    def handle(self, *args, tournament_slug, round_number, method, seed, pairs, publish, **options):
+    def handle(self, *args, tournament_slug, round_number, method, seed, pairs, publish, override_unsigned, **options):
         tournament = Tournament.objects.filter(slug=tournament_slug).first()
         if tournament is None:
             raise CommandError(f"There is no tournament {tournament_slug!r}.")
@@ -37,12 +42,18 @@ class Command(BaseCommand):
         try:
             actor = Actor.command("draw")
             round_ = round_draw(
-                tournament=tournament, method=method, seed=seed, pairs=pairs.replace(",", "\n"), actor=actor
+                tournament=tournament,
+                method=method,
+                seed=seed,
+                pairs=pairs.replace(",", "\n"),
+                actor=actor,
+                override_unsigned=override_unsigned,
             )
             if publish:
-                round_ = round_publish(round=round_, actor=actor)
+                round_ = round_publish(round=round_, actor=actor, override_unsigned=override_unsigned)
         except ServiceError as error:
-            raise CommandError(error.message) from None
+            hint = " (--override-unsigned to draw anyway)" if error.field == "override_unsigned" else ""
+            raise CommandError(error.message + hint) from None
         seed_text = f", seed {round_.seed}" if round_.seed is not None else ""
         self.stdout.write(f"Round {round_.number} ({round_.get_method_display()} draw{seed_text}), {round_.status}:")
         for table in selectors.round_tables(round_):

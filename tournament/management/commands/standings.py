@@ -4,9 +4,11 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.models import Tournament
+from tournament.selectors.placings import tournament_placings
 from tournament.selectors.standings import tournament_standings
 
 COLUMNS = ["Place", "Team", "Players", "City", "W-L-T", "For", "Against", "Diff", "Hands won", "Bostons"]
+PLACING_COLUMNS = ["Place", "Team", "Players", "How"]
 
 
 class Command(BaseCommand):
@@ -15,11 +17,19 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("tournament_slug")
         parser.add_argument("--format", choices=["table", "csv", "json"], default="table", dest="output")
+        parser.add_argument(
+            "--placings",
+            action="store_true",
+            help="the final placings of the whole field (once the playoff is decided)",
+        )
 
-    def handle(self, *args, tournament_slug, output, **options):
+    def handle(self, *args, tournament_slug, output, placings, **options):
         tournament = Tournament.objects.filter(slug=tournament_slug).first()
         if tournament is None:
             raise CommandError(f"There is no tournament {tournament_slug!r}.")
+        if placings:
+            self.placings(tournament, output)
+            return
         rows = tournament_standings(tournament)
         if output == "json":
             data = [
@@ -82,3 +92,39 @@ class Command(BaseCommand):
         self.stdout.write(line("-" * width for width in widths))
         for row in values:
             self.stdout.write(line(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
+
+    def placings(self, tournament, output):
+        placings = tournament_placings(tournament)
+        if placings is None:
+            raise CommandError(f"{tournament.name} has no final placings yet: every playoff match must be decided.")
+        if output == "json":
+            data = [
+                {
+                    "place": placing.place,
+                    "shared": placing.shared,
+                    "team_number": placing.team.number,
+                    "team": placing.team.display_name,
+                    "players": [member.player.name for member in placing.team.members],
+                    "how": placing.reached,
+                }
+                for placing in placings
+            ]
+            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        values = [
+            [
+                placing.label,
+                f"#{placing.team.number} {placing.team.display_name}",
+                placing.team.player_names,
+                placing.reached,
+            ]
+            for placing in placings
+        ]
+        if output == "csv":
+            writer = csv.writer(self.stdout, lineterminator="\n")
+            writer.writerow(PLACING_COLUMNS)
+            writer.writerows(values)
+            return
+        widths = [max(len(str(cell)) for cell in column) for column in zip(PLACING_COLUMNS, *values, strict=True)]
+        for row in [PLACING_COLUMNS, *values]:
+            self.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))

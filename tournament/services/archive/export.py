@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 
 from scoring import Pair
 from tournament.models import Event, LogEntry, Penalty, Tournament
+from tournament.selectors.placings import tournament_placings
 
 FORMAT = "bidwhist-event-archive"
 VERSION = 2
@@ -79,6 +80,14 @@ def event_export(event: Event) -> dict[str, Any]:
     }
 
 
+def _placings(tournament: Tournament) -> list[dict] | None:
+    """The final placings as the archive keeps them (the loader checks them against the sheets)."""
+    placings = tournament_placings(tournament)
+    if placings is None:
+        return None
+    return [{"place": p.place, "shared": p.shared, "team": p.team.number} for p in placings]
+
+
 def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
     teams = list(tournament.teams.prefetch_related("memberships").order_by("number"))
     team_numbers = {team.pk: team.number for team in teams}
@@ -101,6 +110,7 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
             "seeds": [
                 {"seed": s.seed, "team": team_numbers[s.team_id]} for s in tournament.playoff_seeds.order_by("seed")
             ],
+            "placings": _placings(tournament),
         },
         "teams": [
             {
@@ -203,6 +213,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
     return {
         "number": round_.number,
         "kind": round_.kind,
+        "label": round_.label,
         "status": round_.status,
         "method": round_.method,
         "seed": round_.seed,

@@ -22,6 +22,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
+from tournament.selectors.placings import tournament_placings
 from tournament.services.archive.export import FORMAT, VERSION
 from tournament.services.archive.reader import Reader
 from tournament.services.archive.sheets import import_log, import_table, set_times
@@ -224,6 +225,7 @@ def _import_tournament(read: Reader, event: Event, entry, path: str, player, use
             tournament=tournament,
             number=number,
             kind=read.field(round_entry, "kind", r_path, str, choices=Round.Kind.values),
+            label=(read.field(round_entry, "label", r_path, str, required=False) or "")[:60],
             status=read.field(round_entry, "status", r_path, str, choices=Round.Status.values),
             method=read.field(round_entry, "method", r_path, str, choices=Round.Method.values),
             seed=read.field(round_entry, "seed", r_path, int, required=False),
@@ -256,6 +258,17 @@ def _import_tournament(read: Reader, event: Event, entry, path: str, player, use
                 playoff_tables[code] = table
     if tournament.playoff_published_at is not None:
         _import_bracket(read, tournament, playoff_tables, path)
+    _check_placings(read, tournament, playoff.get("placings"), f"{path}.playoff.placings")
+
+
+def _check_placings(read: Reader, tournament: Tournament, kept, path: str) -> None:
+    """The placings an archive keeps must be the ones its sheets give."""
+    if kept is None:
+        return
+    placings = tournament_placings(tournament)
+    given = [{"place": p.place, "shared": p.shared, "team": p.team.number} for p in placings or []]
+    if kept != given:
+        read.fail(path, "the final placings differ from the ones the sheets and the bracket give")
 
 
 def _import_bracket(read: Reader, tournament: Tournament, tables: dict, path: str) -> None:

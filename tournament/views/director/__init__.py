@@ -34,6 +34,7 @@ from tournament.views.director.rounds import (
     round_publish,
     round_sitting,
     round_swap,
+    round_unpublish,
 )
 from tournament.views.director.teams import (
     checkin_slips,
@@ -77,6 +78,7 @@ __all__ = [
     "round_sheets_pdf",
     "round_sitting",
     "round_swap",
+    "round_unpublish",
     "standings_pdf",
     "table_cards_pdf",
     "team_code_new",

@@ -35,20 +35,25 @@ def round_new(request, slug):
 def round_detail(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
+    tables = selectors.round_tables(round_)
     context = {
         "tournament": tournament,
         "event": tournament.event,
         "round": round_,
-        "tables": selectors.round_tables(round_),
+        "tables": tables,
         "byes": selectors.round_byes(round_),
         "link_base": printing.link_base(request),
+        "played": any(table.hands_played for table in tables),
     }
     if round_.is_draft:
         team_choices = selectors.teams_with_players(tournament).filter(withdrawn=False)
+        still_playing = draws.tables_still_playing(tournament, round_.number)
         context.update(
             {
                 "unplaced": selectors.round_unplaced_teams(round_),
                 "problems": draws.draw_problems(round_),
+                "warnings": draws.draw_warnings(round_),
+                "still_playing": draws.still_playing_words(still_playing) if still_playing else "",
                 "swap_form": forms.SwapForm(teams=team_choices),
                 "move_form": forms.MoveForm(teams=team_choices),
             }
@@ -57,14 +62,21 @@ def round_detail(request, slug, number):
 
 
 def _draft_change(request, slug, number, form_class, service, done: str, invalid: str):
-    """Run a change to a draft from its form, and go back to the round."""
+    """Run a change to a draft from its form, and go back to the round; warn of a rematch or two teams of
+    one city that the change created."""
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
+
+    def said(warnings: list[str]) -> str:
+        for warning in warnings:
+            messages.warning(request, warning)
+        return done
+
     return form_action(
         request,
         form_class(request.POST, teams=tournament.teams.all()),
         partial(service, round=round_, actor=request_actor(request)),
-        done=done,
+        done=said,
         invalid=invalid,
         to="director:round",
         slug=tournament.slug,
@@ -94,11 +106,11 @@ def round_move(request, slug, number):
     )
 
 
-def _round_action(request, slug, number, service, done: str):
+def _round_action(request, slug, number, service, done: str, **options):
     """Run a service on the round (``done`` may name {number}) and go back to the round's page."""
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    call = partial(service, round=round_, actor=request_actor(request))
+    call = partial(service, round=round_, actor=request_actor(request), **options)
     return run_and_redirect(
         request, call, done.format(number=round_.number), "director:round", slug=tournament.slug, number=number
     )
@@ -121,9 +133,17 @@ def round_sitting(request, slug, number, table_number):
 @require_POST
 @director_required
 def round_publish(request, slug, number):
-    return _round_action(
-        request, slug, number, draws.round_publish, "Round {number} published: the table links work now."
-    )
+    """Publish a draft; over earlier tables still playing only with the override ticked (logged)."""
+    override = request.POST.get("override_unsigned") == "on"
+    done = "Round {number} published: the table links work now."
+    return _round_action(request, slug, number, draws.round_publish, done, override_unsigned=override)
+
+
+@require_POST
+@director_required
+def round_unpublish(request, slug, number):
+    done = "Round {number} is a draft again: its table links no longer open."
+    return _round_action(request, slug, number, draws.round_unpublish, done)
 
 
 @require_POST
@@ -147,13 +167,27 @@ def round_discard(request, slug, number):
     return redirect("director:tournament", slug=tournament.slug)
 
 
-def _live_context(tournament, round_):
-    tables = selectors.round_live_tables(round_)
+QUIET_MINUTES = 15
+
+
+def _quiet_minutes(request) -> int:
+    """How long a table may go without an entry before the live view flags it (?quiet=N, 5 to 120)."""
+    value = request.GET.get("quiet", "")
+    return min(max(int(value), 5), 120) if value.isdigit() and len(value) < 4 else QUIET_MINUTES
+
+
+def _live_context(request, tournament, round_):
+    quiet = _quiet_minutes(request)
+    tables = selectors.round_live_tables(round_, quiet_minutes=quiet)
     return {
         "tournament": tournament,
         "event": tournament.event,
         "round": round_,
         "tables": tables,
+        "quiet_minutes": quiet,
+        "quiet": [table for table in tables if table.quiet_for],
+        "disputes": [table for table in tables if table.disputed_at],
+        "hands_entered": sum(table.hands_played for table in tables),
         "signed": sum(1 for table in tables if table.signed),
         "complete": sum(1 for table in tables if table.complete),
         "disputed": sum(1 for table in tables if table.disputed_at),
@@ -166,11 +200,11 @@ def _live_context(tournament, round_):
 def round_live(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    return render(request, "director/live.html", _live_context(tournament, round_))
+    return render(request, "director/live.html", _live_context(request, tournament, round_))
 
 
 @scorekeeper_required
 def round_live_fragment(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    return render(request, "director/_live_tables.html", _live_context(tournament, round_))
+    return render(request, "director/_live_tables.html", _live_context(request, tournament, round_))
