@@ -1,6 +1,16 @@
 import pytest
 
-from scoring.bracket import Source, build, double_elimination, seed_order, single_elimination
+from scoring.bracket import (
+    FINAL,
+    Decided,
+    Source,
+    build,
+    double_elimination,
+    final_places,
+    seed_order,
+    single_elimination,
+    stage_name,
+)
 
 SIZES = range(2, 65)
 
@@ -104,3 +114,82 @@ def test_build_and_source_text():
     assert Source.parse("seed:3") == Source("seed", 3) and str(Source("winner", "W1-1")) == "winner:W1-1"
     with pytest.raises(ValueError):
         build(1)
+
+
+def play(bracket, *, upset: set[str] = frozenset()):
+    """Decide every match: the better seed wins, except in the matches named in ``upset``."""
+    results = {}
+
+    def team(source):
+        if source.kind == "seed":
+            return source.value
+        winner, loser = results[source.value]
+        return winner if source.kind == "winner" else loser
+
+    decided = []
+    for match in sorted(bracket.matches, key=lambda m: m.stage):
+        top, bottom = team(match.top), team(match.bottom)
+        better, worse = sorted((top, bottom))
+        winner, loser = (worse, better) if match.code in upset else (better, worse)
+        if match.conditional and results["GF"][0] == team(bracket.match("GF").top):
+            continue
+        results[match.code] = (winner, loser)
+        decided.append(Decided(match.code, match.bracket, match.stage, match.label, top, bottom, winner))
+    return decided
+
+
+def placed(bracket, **kwargs):
+    places = final_places(play(bracket, **kwargs), seeds={seed: seed for seed in range(1, bracket.teams + 1)})
+    return [(place.team, place.place, place.shared) for place in places]
+
+
+def test_final_places_with_a_third_place_match():
+    assert placed(build(8, third_place=True)) == [
+        (1, 1, False),
+        (2, 2, False),
+        (3, 3, False),
+        (4, 4, False),
+        (5, 5, True),
+        (6, 5, True),
+        (7, 5, True),
+        (8, 5, True),
+    ]
+
+
+def test_semifinal_losers_share_third_without_a_third_place_match():
+    assert placed(build(6)) == [(1, 1, False), (2, 2, False), (3, 3, True), (4, 3, True), (5, 5, True), (6, 5, True)]
+
+
+def test_an_upset_final_puts_the_winner_first():
+    final = next(m.code for m in build(4).matches if m.bracket == FINAL)
+    assert placed(build(4), upset={final})[:2] == [(2, 1, False), (1, 2, False)]
+
+
+def test_double_elimination_places_by_where_each_team_went_out():
+    assert placed(build(4, double=True)) == [(1, 1, False), (2, 2, False), (3, 3, False), (4, 4, False)]
+    places = placed(build(8, double=True))
+    assert [team for team, _, _ in places[:2]] == [1, 2]
+    assert [place for _, place, _ in places] == sorted(place for _, place, _ in places)
+    assert {team for team, _, _ in places} == set(range(1, 9))
+
+
+def test_a_played_reset_decides_first_and_second():
+    bracket = build(4, double=True)
+    assert placed(bracket, upset={"GF"})[:2] == [(1, 1, False), (2, 2, False)], "the winners' team wins the reset"
+    assert placed(bracket, upset={"GF", "GF2"})[:2] == [(2, 1, False), (1, 2, False)]
+
+
+@pytest.mark.parametrize("teams", [2, 3, 5, 8, 13, 16])
+@pytest.mark.parametrize("double", [False, True])
+def test_every_playoff_team_gets_one_place(teams, double):
+    places = placed(build(teams, double=double))
+    assert sorted(team for team, _, _ in places) == list(range(1, teams + 1))
+    assert places[0][1:] == (1, False) and places[1][1:] == (2, False)
+
+
+@pytest.mark.parametrize(
+    ("label", "stage"),
+    [("Semifinal 2", "Semifinal"), ("Losers' round 2, match 1", "Losers' round 2"), ("Final", "Final")],
+)
+def test_stage_names_drop_the_match_number(label, stage):
+    assert stage_name(label) == stage

@@ -1,0 +1,124 @@
+"""The playoff named and finished: stage names everywhere, final placings for the prizes, a finished
+tournament off the staff's list of rounds in play."""
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from tests.tournament.test_playoffs import match, play, qualified  # noqa: F401 (fixture)
+from tournament import selectors
+from tournament.errors import ServiceError
+from tournament.services.archive import event_export, event_import
+from tournament.services.playoffs import playoff_publish, playoff_seed
+
+
+def text_of(response):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+@pytest.fixture
+def finished(qualified, sheet):  # noqa: F811
+    """Top 4 of 8 with a third-place match: seed 1 (#1) beats seed 4 (#7), #3 beats #5, #1 wins the final,
+    #5 wins the third-place match."""
+    playoff_seed(tournament=qualified, teams=4, third_place=True)
+    playoff_publish(tournament=qualified)
+    play(sheet, qualified, "W1-1", "NS")
+    play(sheet, qualified, "W1-2", "NS")
+    play(sheet, qualified, "W2-1", "NS")
+    play(sheet, qualified, "3P", "EW")
+    qualified.refresh_from_db()
+    return qualified
+
+
+def test_final_placings_of_the_whole_field(finished):
+    placings = selectors.tournament_placings(finished)
+    assert [(p.label, p.team.number, p.reached) for p in placings[:4]] == [
+        ("1", 1, "Champion"),
+        ("2", 3, "Runner-up"),
+        ("3", 5, "Third place"),
+        ("4", 7, "Fourth place"),
+    ]
+    assert [p.team.number for p in placings[4:]] == [2, 4, 6, 8]
+    assert [p.label for p in placings[4:]] == ["=5", "=5", "=5", "=5"], "the qualifying tie stays shared"
+    assert all(p.reached.startswith("Qualifying") for p in placings[4:])
+
+
+def test_no_placings_until_every_match_is_decided(qualified, sheet):  # noqa: F811
+    playoff_seed(tournament=qualified, teams=4, third_place=True)
+    playoff_publish(tournament=qualified)
+    for code in ("W1-1", "W1-2", "W2-1"):
+        play(sheet, qualified, code, "NS")
+    assert selectors.tournament_placings(qualified) is None, "the third-place match is still to play"
+
+
+def test_placings_on_the_home_standings_pdf_and_exports(client, finished, director):
+    home = text_of(client.get(reverse("public:tournament", args=[finished.slug])))
+    assert "Final placings" in home and "1 · #1 Player 0a &amp; Player 0b Champion" in home
+    page = text_of(client.get(reverse("public:standings", args=[finished.slug])))
+    assert "Final placings" in page and "Fourth place" in page and "Qualifying standings" in page
+    response = client.get(reverse("public:standings", args=[finished.slug]), {"_export": "csv", "listing": "placings"})
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == ["Place", "Team", "Players", "How"] and rows[1][:2] == ["1", "#1 Player 0a & Player 0b"]
+    assert len(rows) == 9
+    client.force_login(director)
+    pdf = client.get(reverse("director:standings_pdf", args=[finished.slug]))
+    from pypdf import PdfReader
+
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "final placings" in text and "Runner-up" in text
+
+
+def test_placings_from_the_command_as_json(finished):
+    out = io.StringIO()
+    call_command("standings", finished.slug, "--placings", "--format", "json", stdout=out)
+    data = json.loads(out.getvalue())
+    assert [(row["place"], row["shared"], row["team_number"]) for row in data[:5]] == [
+        (1, False, 1),
+        (2, False, 3),
+        (3, False, 5),
+        (4, False, 7),
+        (5, True, 2),
+    ]
+
+
+def test_the_archive_keeps_the_placings_and_the_stage_names(finished):
+    archive = event_export(event=finished.event)
+    kept = archive["tournaments"][0]["playoff"]["placings"]
+    assert kept[0] == {"place": 1, "shared": False, "team": 1} and len(kept) == 8
+    labels = {r["label"] for r in archive["tournaments"][0]["rounds"] if r["kind"] == "playoff"}
+    assert labels == {"Semifinal", "Final · Third-place match"}
+    copy = event_import(data=json.loads(json.dumps(archive)), as_copy=True)
+    copied = copy.tournaments.get()
+    assert [p.team.number for p in selectors.tournament_placings(copied)] == [1, 3, 5, 7, 2, 4, 6, 8]
+    assert {r.title for r in copied.rounds.filter(kind="playoff")} == labels
+    archive["tournaments"][0]["playoff"]["placings"][0]["team"] = 3
+    with pytest.raises(ServiceError, match="final placings differ"):
+        event_import(data=archive, as_copy=True)
+
+
+def test_playoff_tables_are_called_by_their_match(client, finished, director):
+    final = match(finished, "W2-1").table
+    assert f"Table {final.number} · Final" in text_of(client.get(reverse("table", args=[final.secret])))
+    team = text_of(client.get(reverse("public:team", args=[finished.slug, 1])))
+    assert "Semifinal 1 · table" in team and "Final · table" in team
+    client.force_login(director)
+    live = text_of(client.get(reverse("director:round_live", args=[finished.slug, final.round.number])))
+    assert "Final · Third-place match, live" in live
+    hands = client.get(reverse("director:hands_export", args=[finished.slug, "csv"])).content.decode("utf-8-sig")
+    assert "Third-place match" in hands and "Semifinal 2" in hands
+
+
+def test_a_finished_tournament_leaves_the_rounds_in_play(finished):
+    assert not [r for r in selectors.rounds_in_play() if r.tournament_id == finished.pk]
+
+
+def test_three_seeds_cannot_have_a_third_place_match(qualified):  # noqa: F811
+    with pytest.raises(ServiceError) as refused:
+        playoff_seed(tournament=qualified, teams=3, third_place=True)
+    assert refused.value.field == "third_place" and "only one semifinal loser" in refused.value.message
+    assert playoff_seed(tournament=qualified, teams=3, third_place=False)
