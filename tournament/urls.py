@@ -39,6 +39,7 @@ director_patterns = [
     path("t/<slug:slug>/playoffs/seed/", director.playoffs_seed, name="playoffs_seed"),
     path("t/<slug:slug>/playoffs/swap/", director.playoffs_swap, name="playoffs_swap"),
     path("t/<slug:slug>/playoffs/publish/", director.playoffs_publish, name="playoffs_publish"),
+    path("t/<slug:slug>/playoffs/reseed/", director.playoffs_reseed, name="playoffs_reseed"),
     path("t/<slug:slug>/rounds/<int:number>/live/tables/", director.round_live_fragment, name="round_live_fragment"),
     path("t/<slug:slug>/rounds/<int:number>/swap/", director.round_swap, name="round_swap"),
     path("t/<slug:slug>/rounds/<int:number>/move/", director.round_move, name="round_move"),

@@ -1,18 +1,62 @@
-// Projector view: show one panel at a time (standings, then the tables), switching every few
-// seconds. Without this script both panels are shown one after the other and the page reloads itself.
+// The projector in a hall: every panel (placings, standings, tables, playoff) is cut into pages that fit
+// the screen, and the pages turn by themselves, one every few seconds; after a whole round of pages the
+// page reloads for fresh results. No mouse or keyboard needed. Without this script everything is shown
+// as one long page that reloads itself.
 (function () {
   "use strict";
   const container = document.querySelector(".projector-panels");
   if (!container) return;
+  const seconds = Number(container.dataset.seconds || 15);
   const panels = Array.from(container.querySelectorAll(".projector-panel"));
-  const seconds = Number(container.dataset.cycleSeconds || 20);
-  let current = 0;
-  function show() {
-    panels.forEach(function (panel, index) { panel.hidden = index !== current; });
+  let pages = [];
+
+  function columns(list) {
+    const count = parseInt(window.getComputedStyle(list).columnCount, 10);
+    return count > 0 ? count : 1;
   }
-  show();
+
+  // Cuts each panel into pages: as many lines as fit under its heading, times its columns.
+  function paginate() {
+    pages = [];
+    panels.forEach(function (panel) {
+      panel.hidden = false;
+      const list = panel.querySelector(".projector-lines");
+      const lines = Array.from(list.children);
+      lines.forEach(function (line) { line.hidden = false; });
+      const lineHeight = lines.length ? lines[0].getBoundingClientRect().height : 1;
+      const room = window.innerHeight - list.getBoundingClientRect().top - 8;
+      const perPage = Math.max(1, Math.floor(room / lineHeight)) * columns(list);
+      const count = Math.max(1, Math.ceil(lines.length / perPage));
+      for (let page = 0; page < count; page++) {
+        pages.push({ panel: panel, lines: lines, from: page * perPage, to: (page + 1) * perPage, page: page, count: count });
+      }
+      panel.hidden = true;
+    });
+  }
+
+  function show(index) {
+    const shown = pages[index];
+    panels.forEach(function (panel) { panel.hidden = panel !== shown.panel; });
+    shown.lines.forEach(function (line, at) { line.hidden = at < shown.from || at >= shown.to; });
+    const label = shown.panel.querySelector(".page-of");
+    if (label) label.textContent = shown.count > 1 ? "· " + (shown.page + 1) + " of " + shown.count : "";
+  }
+
+  paginate();
+  let current = 0;
+  show(current);
   window.setInterval(function () {
-    current = (current + 1) % panels.length;
-    show();
+    current += 1;
+    if (current >= pages.length) {
+      window.location.reload();
+      return;
+    }
+    show(current);
   }, seconds * 1000);
+  window.addEventListener("resize", function () {
+    const panel = pages[current].panel;
+    paginate();
+    current = Math.max(0, pages.findIndex(function (page) { return page.panel === panel; }));
+    show(current);
+  });
 })();

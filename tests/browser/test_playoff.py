@@ -20,6 +20,7 @@ def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournamen
     login("td", "a-long-director-password")
 
     phone.goto(f"/manage/t/{tournament.slug}/")
+    assert phone.get_by_text("Every qualifying sheet is signed: close round 1").is_visible()
     phone.get_by_role("link", name="Playoffs").click()
     phone.fill("#id_teams", "2")
     phone.get_by_role("button", name="Seed the top teams").click()
@@ -49,3 +50,8 @@ def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournamen
     assert phone.get_by_text(re.compile(r"Champion: #1 ")).is_visible()
     phone.goto(f"/t/{tournament.slug}/")
     assert phone.get_by_role("heading", name="Champion").is_visible()
+    placings = phone.locator(".placings-list li")
+    assert placings.count() == 4 and placings.first.inner_text().startswith("1 · #1 ")
+    assert placings.nth(1).inner_text().endswith("Runner-up")
+    phone.goto(f"/manage/t/{tournament.slug}/")
+    assert phone.get_by_text("The tournament is finished: print the final placings").is_visible()

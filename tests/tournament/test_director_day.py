@@ -125,3 +125,55 @@ def test_editing_a_draft_warns_of_a_rematch_and_of_one_city(tournament, first_ro
     assert moved == []
     moved = draw_team_move(round=draft, team=teams[8], table_number=3)
     assert moved == ["Table 3: #5 and #8 are both from Atlanta, in a round where teams of one city are kept apart."]
+
+
+def next_step(client, tournament):
+    page = client.get(reverse("director:tournament", args=[tournament.slug])).content.decode()
+    return re.search(r"<p><strong>Next:</strong> (.*?)</p>", page).group(1)
+
+
+def test_the_tournament_page_offers_the_next_step(director_client, tournament, make_teams, sheet):
+    tournament.qualifying_rounds = 2
+    tournament.save()
+    assert next_step(director_client, tournament).startswith("Check the teams in")
+    make_teams(tournament, 4)
+    assert next_step(director_client, tournament) == "Draw round 1."
+    draft = round_draw(tournament=tournament, method="manual")
+    assert next_step(director_client, tournament) == "Round 1 is a draft: check the tables, then publish it."
+    round_publish(round=draft)
+    sheet.play(draft.tables.get(number=1))
+    assert next_step(director_client, tournament) == "Round 1 is being played: 1 of 2 sheets signed."
+    sheet.play(draft.tables.get(number=2))
+    assert next_step(director_client, tournament) == "Round 1 is complete. Draw round 2 of 2."
+    second = round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    for table in second.tables.all():
+        sheet.play(table)
+    assert next_step(director_client, tournament).startswith("Every qualifying sheet is signed: close round 1")
+    round_close(round=draft)
+    round_close(round=second)
+    assert next_step(director_client, tournament) == "Qualifying is over: seed the playoff from the standings."
+
+
+def test_the_live_view_flags_quiet_tables_and_shows_disputes(director_client, tournament, first_round, sheet):
+    from django.utils import timezone
+
+    from tournament.services.sheets import sheet_dispute
+
+    Round.objects.filter(pk=first_round.pk).update(published_at=timezone.now() - timezone.timedelta(minutes=40))
+    busy = first_round.tables.get(number=1)
+    sheet.hand(busy, "N", "N", 3, "high", 9)
+    disputed = first_round.tables.get(number=2)
+    sheet_dispute(table=disputed, version=0, pair="EW", note="Renege not counted")
+    address = reverse("director:round_live_fragment", args=[tournament.slug, 1])
+    live = text_of(director_client.get(address, {"quiet": "30"}))
+    assert "No entry for 30 minutes or more: table 3 (40 min), table 4 (40 min)." in live
+    assert "Director called at table 2" in live and "Renege not counted" in live
+    assert "1 hand entered" in live and "is-disputed" in director_client.get(address).content.decode()
+    assert "No entry for" not in text_of(director_client.get(address, {"quiet": "60"}))
+
+
+def test_desk_messages_read_as_sentences(director_client, tournament, make_teams):
+    make_teams(tournament, 2)
+    address = reverse("director:desk_action", args=[tournament.slug, 2])
+    response = director_client.post(address, {"action": "withdraw"}, follow=True)
+    assert "Team #2 withdrawn." in text_of(response)

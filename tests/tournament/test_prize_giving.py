@@ -122,3 +122,33 @@ def test_three_seeds_cannot_have_a_third_place_match(qualified):  # noqa: F811
         playoff_seed(tournament=qualified, teams=3, third_place=True)
     assert refused.value.field == "third_place" and "only one semifinal loser" in refused.value.message
     assert playoff_seed(tournament=qualified, teams=3, third_place=False)
+
+
+def test_a_qualifying_correction_after_seeding_offers_to_seed_again(client, qualified, director):  # noqa: F811
+    from tournament.services.playoffs import playoff_reseed, seeding_changes
+    from tournament.services.sheets import HandEntry, hand_update
+
+    playoff_seed(tournament=qualified, teams=4)
+    playoff_publish(tournament=qualified)
+    table = qualified.rounds.get(number=1).tables.get(number=4)
+    hand = table.hands.get(sequence=1)
+    client.force_login(director)
+    table.refresh_from_db()
+    hand_update(
+        hand=hand,
+        version=table.version,
+        entry=HandEntry("N", "N", 3, "high", 2),
+        reason="Counted again",
+        user=director,
+        director_ruling=True,
+    )
+    changes = seeding_changes(qualified)
+    assert "Seed 4 is #7; the standings now put #5 there." in changes
+    page = text_of(client.get(reverse("table", args=[table.secret])))
+    assert "The playoff was seeded before this correction" in page
+    playoffs = text_of(client.get(reverse("director:playoffs", args=[qualified.slug])))
+    assert "Seed again from the standings and publish the bracket again" in playoffs
+    seeds = playoff_reseed(tournament=qualified)
+    assert [s.team.number for s in seeds] != [1, 3, 5, 7] and seeding_changes(qualified) == []
+    qualified.refresh_from_db()
+    assert qualified.playoff_published_at is not None and qualified.playoff_matches.count() == 3

@@ -17,6 +17,7 @@ from tournament.selectors.playoffs import (
     BracketColumn,
     playoff_bracket,
     playoff_champion,
+    playoff_matches,
     playoff_seeds,
     tournament_champion,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "log_entries",
     "playoff_bracket",
     "playoff_champion",
+    "playoff_matches",
     "playoff_seeds",
     "round_byes",
     "round_current",

@@ -33,6 +33,16 @@ def playoff_bracket(tournament: Tournament) -> list[BracketColumn]:
     return columns
 
 
+def playoff_matches(tournament: Tournament) -> list[PlayoffMatch]:
+    """Every match of the bracket in playing order, with its teams and table, for the projector."""
+    return list(
+        PlayoffMatch.objects.filter(tournament=tournament, not_needed=False)
+        .select_related("top_team", "bottom_team", "winner", "table")
+        .prefetch_related(members("top_team__memberships"), members("bottom_team__memberships"))
+        .order_by("stage", "bracket_round", "position")
+    )
+
+
 def playoff_seeds(tournament: Tournament) -> QuerySet[PlayoffSeed]:
     return (
         PlayoffSeed.objects.filter(tournament=tournament)

@@ -34,6 +34,60 @@ def qualifying_problems(tournament: Tournament) -> list[str]:
     return problems
 
 
+def seeding_changes(tournament: Tournament) -> list[str]:
+    """How the standings now differ from the seeds (a qualifying sheet corrected after seeding), in words;
+    empty while the seeds are the standings' top teams in order."""
+    seeds = list(tournament.playoff_seeds.select_related("team").order_by("seed"))
+    if not seeds:
+        return []
+    ranked = [row.team for row in tournament_standings(tournament) if not row.team.withdrawn][: len(seeds)]
+    return [
+        f"Seed {seed.seed} is #{seed.team.number}; the standings now put #{team.number} there."
+        for seed, team in zip(seeds, ranked, strict=False)
+        if seed.team_id != team.pk
+    ]
+
+
+def playoff_started(tournament: Tournament) -> bool:
+    """Whether any playoff match has a hand, a penalty or a signature on its sheet."""
+    return (
+        Table.objects.filter(round__tournament=tournament, round__kind=Round.Kind.PLAYOFF)
+        .filter(Q(hands__isnull=False) | Q(penalties__isnull=False) | Q(signatures__isnull=False))
+        .exists()
+    )
+
+
+@transaction.atomic
+def playoff_reseed(*, tournament: Tournament, actor: Actor | None = None) -> list:
+    """Seed the playoff again from the standings as they are now (after a qualifying correction), with the
+    same number of teams and options; a published bracket is rebuilt and published again. Refused once
+    a playoff match has started."""
+    actor = actor_of(actor)
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
+    count = tournament.playoff_seeds.count()
+    if not count:
+        raise ServiceError("The playoff is not seeded yet.")
+    if playoff_started(tournament):
+        raise ServiceError("A playoff match has started: the seeds stand. Ask the players before changing anything.")
+    was_published = tournament.playoff_published_at is not None
+    if was_published:
+        tournament.playoff_matches.all().delete()
+        tournament.rounds.filter(kind=Round.Kind.PLAYOFF).delete()
+        tournament.playoff_published_at = None
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["playoff_published_at", "status"])
+    seeds = playoff_seed(
+        tournament=tournament,
+        teams=count,
+        third_place=tournament.playoff_third_place,
+        double=tournament.playoff_double,
+        actor=actor,
+    )
+    if was_published:
+        playoff_publish(tournament=tournament, actor=actor)
+    return seeds
+
+
 def _check_not_published(tournament: Tournament) -> None:
     if tournament.playoff_published_at is not None:
         raise ServiceError("The bracket is published; the seeds can no longer change.")

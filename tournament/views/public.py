@@ -8,6 +8,7 @@ from tournament.selectors.standings import tournament_standings
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
 
 PLACINGS_ON_HOME = 8
+PROJECTOR_SECONDS = 15
 
 
 def home(request):
@@ -111,11 +112,27 @@ def team(request, slug, number):
     return render(request, "public/team.html", context)
 
 
+def _seconds_per_page(request) -> int:
+    value = request.GET.get("seconds", "")
+    return min(max(int(value), 4), 120) if value.isdigit() and len(value) < 4 else PROJECTOR_SECONDS
+
+
 def projector(request, slug):
+    """For a screen in the hall: the final placings, the standings, the round's tables and the playoff,
+    each as pages of large lines that turn by themselves (?seconds=N per page)."""
     tournament = selectors.tournament_get(slug)
-    context = _draw_context(request, tournament)
-    context["standings"] = _standings_listing(request, tournament, link_teams=False)
-    context.update(_bracket_context(tournament))
+    current = selectors.round_current(tournament)
+    tables = selectors.round_tables(current) if current else []
+    context = _tournament_context(
+        tournament,
+        round=current,
+        tables=tables,
+        byes=selectors.round_byes(current) if current else [],
+        standings=tournament_standings(tournament),
+        placings=selectors.tournament_placings(tournament),
+        matches=selectors.playoff_matches(tournament) if tournament.playoff_published_at else [],
+        seconds=_seconds_per_page(request),
+    )
     return render(request, "public/projector.html", context)
 
 

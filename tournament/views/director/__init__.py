@@ -22,7 +22,7 @@ from tournament.views.director.exports import (
     standings_pdf,
     table_cards_pdf,
 )
-from tournament.views.director.playoffs import playoffs, playoffs_publish, playoffs_seed, playoffs_swap
+from tournament.views.director.playoffs import playoffs, playoffs_publish, playoffs_reseed, playoffs_seed, playoffs_swap
 from tournament.views.director.rounds import (
     round_close,
     round_detail,
@@ -65,6 +65,7 @@ __all__ = [
     "lockouts",
     "playoffs",
     "playoffs_publish",
+    "playoffs_reseed",
     "playoffs_seed",
     "playoffs_swap",
     "round_close",

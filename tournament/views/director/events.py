@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from scoring import PRESETS, RuleSet, ScoringError
 from tournament import forms, selectors
 from tournament.roles import is_director
+from tournament.selectors.next_step import tournament_next_step
 from tournament.services import events
 from tournament.views.common import form_saved, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -82,14 +83,16 @@ def tournament_create(request, event_slug):
 @director_required
 def tournament_detail(request, slug):
     tournament = selectors.tournament_get(slug)
+    counts = selectors.desk_counts(tournament)
     context = {
         "tournament": tournament,
         "event": tournament.event,
-        "counts": selectors.desk_counts(tournament),
+        "counts": counts,
         "rounds": selectors.rounds_of(tournament),
         "rules": tournament.rules.describe(),
         "recent": selectors.log_entries(tournament)[:8],
         "is_director": is_director(request.user),
+        "next_step": tournament_next_step(tournament, checked_in=counts.checked_in),
     }
     return render(request, "director/tournament.html", context)
 

@@ -27,6 +27,8 @@ def playoffs(request, slug):
         "swap_form": forms.SeedSwapForm(),
         "columns": selectors.playoff_bracket(tournament) if published else [],
         "champion": selectors.tournament_champion(tournament),
+        "seeding_changes": playoffs_service.seeding_changes(tournament),
+        "started": playoffs_service.playoff_started(tournament) if published else False,
     }
     return render(request, "director/playoffs.html", context)
 
@@ -69,6 +71,20 @@ def playoffs_publish(request, slug):
         request,
         partial(playoffs_service.playoff_publish, tournament=tournament, actor=request_actor(request)),
         "Bracket published: the first matches' tables and links are open.",
+        "director:playoffs",
+        slug=tournament.slug,
+    )
+
+
+@require_POST
+@director_required
+def playoffs_reseed(request, slug):
+    """Seed again from the standings after a qualifying correction, while no playoff match has started."""
+    tournament = selectors.tournament_get(slug)
+    return run_and_redirect(
+        request,
+        partial(playoffs_service.playoff_reseed, tournament=tournament, actor=request_actor(request)),
+        lambda seeds: f"Top {len(seeds)} seeded again from the standings as they are now.",
         "director:playoffs",
         slug=tournament.slug,
     )

@@ -176,14 +176,14 @@ def desk(request, slug):
 
 
 DESK_ACTIONS = {
-    "check_in": {"checked_in": True},
-    "check_out": {"checked_in": False},
-    "fee_paid": {"fee_paid": True},
-    "fee_unpaid": {"fee_paid": False},
-    "side_pot": {"side_pot": True},
-    "no_side_pot": {"side_pot": False},
-    "withdraw": {"withdrawn": True},
-    "reinstate": {"withdrawn": False},
+    "check_in": ({"checked_in": True}, "Team #{n} checked in."),
+    "check_out": ({"checked_in": False}, "Team #{n}'s check-in undone."),
+    "fee_paid": ({"fee_paid": True}, "Team #{n} has paid its fee."),
+    "fee_unpaid": ({"fee_paid": False}, "Team #{n}'s fee is marked unpaid."),
+    "side_pot": ({"side_pot": True}, "Team #{n} is in the side pot."),
+    "no_side_pot": ({"side_pot": False}, "Team #{n} is out of the side pot."),
+    "withdraw": ({"withdrawn": True}, "Team #{n} withdrawn."),
+    "reinstate": ({"withdrawn": False}, "Team #{n} reinstated."),
 }
 
 
@@ -194,14 +194,15 @@ def desk_action(request, slug, number):
     team = get_object_or_404(tournament.teams, number=number)
     action = request.POST.get("action", "")
     if action not in DESK_ACTIONS:
-        messages.error(request, "Unknown desk action.")
+        messages.error(request, "That is not a desk action.")
     else:
+        changes, done = DESK_ACTIONS[action]
         try:
-            teams.team_desk_update(team=team, **DESK_ACTIONS[action], actor=request_actor(request))
+            teams.team_desk_update(team=team, **changes, actor=request_actor(request))
         except ServiceError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, f"#{team.number} {team.display_name}: {action.replace('_', ' ')}.")
+            messages.success(request, done.format(n=team.number))
     back = reverse("director:desk", args=[tournament.slug])
     query = request.POST.get("q", "")
     search = f"?{urlencode({'q': query})}" if query else ""

@@ -4,6 +4,8 @@ Every POST ends in a redirect (a refresh never posts again). A refused form trav
 session with what was typed and why it was refused, and the page opens at the field concerned.
 """
 
+from functools import cached_property
+
 from django.contrib import messages
 from django.http import QueryDict
 from django.shortcuts import redirect, render
@@ -23,6 +25,7 @@ from tournament.forms.table import (
     SignForm,
 )
 from tournament.models import Round, Table, Tournament
+from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.write import may_change
 from tournament.views.common import request_actor
@@ -153,6 +156,13 @@ class TablePage:
 
     def all_penalties(self) -> list:
         return [penalty for hand in self.hands for penalty in hand.penalties.all()] + self.rulings
+
+    @cached_property
+    def seeding_changes(self) -> list[str]:
+        """For staff correcting a qualifying sheet after the playoff was seeded: how the seeds now differ."""
+        if not self.staff or self.round.kind != Round.Kind.QUALIFYING or not self.tournament.playoff_seeds.exists():
+            return []
+        return seeding_changes(self.tournament)
 
     @property
     def locked(self) -> bool:

@@ -1,0 +1,75 @@
+"""The next sensible step of a tournament, for the director's tournament page."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q
+from django.urls import reverse
+
+from tournament.models import Round, Tournament
+
+
+@dataclass(frozen=True)
+class NextStep:
+    text: str
+    action: str
+    url: str
+
+
+def tournament_next_step(tournament: Tournament, *, checked_in: int) -> NextStep:
+    """From check-in to prize-giving: the next round while qualifying lasts, then closing qualifying, then
+    the playoff, then the final placings."""
+    slug = tournament.slug
+    if tournament.status == Tournament.Status.FINISHED:
+        return NextStep(
+            "The tournament is finished: print the final placings for the prize-giving.",
+            "Final placings (PDF)",
+            reverse("director:standings_pdf", args=[slug]),
+        )
+    if tournament.playoff_published_at is not None:
+        return NextStep("The playoff is being played.", "The bracket", reverse("director:playoffs", args=[slug]))
+    rounds = list(
+        tournament.rounds.filter(kind=Round.Kind.QUALIFYING)
+        .annotate(tables_count=Count("tables"), unsigned=Count("tables", filter=Q(tables__locked_at__isnull=True)))
+        .order_by("number")
+    )
+    latest = rounds[-1] if rounds else None
+    if latest is None and checked_in < 2:
+        return NextStep(
+            "Check the teams in at the registration desk; round 1 is drawn from the teams checked in.",
+            "Registration desk",
+            reverse("director:desk", args=[slug]),
+        )
+    if latest is not None and latest.is_draft:
+        return NextStep(
+            f"Round {latest.number} is a draft: check the tables, then publish it.",
+            f"Round {latest.number}",
+            reverse("director:round", args=[slug, latest.number]),
+        )
+    if latest is not None and latest.status == Round.Status.PUBLISHED and latest.unsigned:
+        signed = latest.tables_count - latest.unsigned
+        return NextStep(
+            f"Round {latest.number} is being played: {signed} of {latest.tables_count} sheets signed.",
+            f"Watch round {latest.number} live",
+            reverse("director:round_live", args=[slug, latest.number]),
+        )
+    played = latest.number if latest is not None else 0
+    if played < tournament.qualifying_rounds:
+        return NextStep(
+            f"Round {played} is complete. Draw round {played + 1} of {tournament.qualifying_rounds}."
+            if played
+            else "Draw round 1.",
+            f"Draw round {played + 1}",
+            reverse("director:round_new", args=[slug]),
+        )
+    open_rounds = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    if open_rounds:
+        number = open_rounds[0].number
+        return NextStep(
+            f"Every qualifying sheet is signed: close round {number} so that only staff corrections change it.",
+            f"Close round {number}",
+            reverse("director:round", args=[slug, number]),
+        )
+    playoffs = reverse("director:playoffs", args=[slug])
+    if not tournament.playoff_seeds.exists():
+        return NextStep("Qualifying is over: seed the playoff from the standings.", "Seed the playoff", playoffs)
+    return NextStep("Check the seeds, then publish the bracket.", "Publish the bracket", playoffs)
