@@ -152,3 +152,36 @@ def test_a_qualifying_correction_after_seeding_offers_to_seed_again(client, qual
     assert [s.team.number for s in seeds] != [1, 3, 5, 7] and seeding_changes(qualified) == []
     qualified.refresh_from_db()
     assert qualified.playoff_published_at is not None and qualified.playoff_matches.count() == 3
+
+
+def test_sixteen_teams_three_rounds_and_a_top_eight_playoff_in_order(tournament, make_teams, sheet, client):
+    from tournament.models import LogEntry
+    from tournament.services.draws import round_draw, round_publish
+
+    tournament.qualifying_rounds = 3
+    tournament.save()
+    make_teams(tournament, 16)
+    for number in (1, 2, 3):
+        round_ = round_publish(
+            round=round_draw(tournament=tournament, method="random" if number == 1 else "swiss", seed=number)
+        )
+        tables = list(round_.tables.order_by("number"))
+        for table in tables[:-1]:
+            sheet.play(table, "NS" if table.number % 2 else "EW")
+        if number < 3:
+            with pytest.raises(ServiceError, match=f"Round {number + 1} cannot be drawn yet"):
+                round_draw(tournament=tournament, method="swiss")
+        sheet.play(tables[-1], "NS")
+    assert not LogEntry.objects.filter(summary__contains="override").exists()
+    with pytest.raises(ServiceError, match="All 3 qualifying rounds are drawn"):
+        round_draw(tournament=tournament, method="swiss")
+    playoff_seed(tournament=tournament, teams=8, third_place=True)
+    playoff_publish(tournament=tournament)
+    for code in ("W1-1", "W1-2", "W1-3", "W1-4", "W2-1", "W2-2", "W3-1", "3P"):
+        play(sheet, tournament, code, "NS")
+    placings = selectors.tournament_placings(tournament)
+    assert len(placings) == 16 and [p.place for p in placings[:4]] == [1, 2, 3, 4]
+    assert [p.label for p in placings[4:8]] == ["=5"] * 4, "quarterfinal losers share fifth"
+    assert sorted(p.team.number for p in placings) == list(range(1, 17))
+    tournament.refresh_from_db()
+    assert tournament.status == tournament.Status.FINISHED
