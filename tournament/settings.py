@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "django.forms",
     "django_tables2",
     "django_htmx",
+    "ninja",
     "axes",
     "tournament",
 ]

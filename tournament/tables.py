@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django_tables2.export import TableExport
 
 from tournament.models import Team
+from tournament.selectors.exports import RulingRow
 
 # A spreadsheet reads a cell beginning with one of these as a formula (or the start of one).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -175,19 +176,20 @@ class HandListing(tables.Table):
     dealer = tables.Column(accessor="dealer", verbose_name="Dealer")
     redeal = tables.Column(accessor="counts", verbose_name="Re-deal")
     bidder = tables.Column(accessor="bidder", verbose_name="Bid won by")
-    bid = tables.Column(accessor="bid_text", verbose_name="Bid")
+    bid = tables.Column(accessor="bid_text", verbose_name="Bid", default="")
     books = tables.Column(accessor="books", verbose_name="Books")
     books_after = tables.Column(accessor="books_after_penalties", verbose_name="Books after penalties")
     ns_points = tables.Column(accessor="ns_points", verbose_name="N-S points")
     ew_points = tables.Column(accessor="ew_points", verbose_name="E-W points")
-    penalties = tables.Column(accessor="pk", verbose_name="Penalties")
+    penalties = tables.Column(accessor="pk", verbose_name="Penalties", empty_values=())
     signed = tables.Column(accessor="table__locked_at", verbose_name="Sheet signed")
 
     def value_redeal(self, value):
         return "no" if value else "yes"
 
     def value_penalties(self, record):
-        return "; ".join(penalty.description for penalty in record.penalties.all())
+        listed = record.listed_penalties if isinstance(record, RulingRow) else record.penalties.all()
+        return "; ".join(penalty.description for penalty in listed)
 
     def value_signed(self, value):
         return value.isoformat() if value else ""

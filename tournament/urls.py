@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tournament.api import api
 from tournament.views import director, offline, public, table, team
 
 director_patterns = [
@@ -97,6 +98,7 @@ urlpatterns = [
     path("table/<slug:secret>/history/", table.history, name="table_history"),
     path("card/<slug:secret>/", table.table_card, name="table_card"),
     path("sw.js", offline.service_worker, name="service_worker"),
+    path("api/v1/", api.urls),
     path("manage/", include((director_patterns, "director"))),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -44,7 +44,7 @@ def test_final_placings_of_the_whole_field(finished):
         ("4", 7, "Fourth place"),
     ]
     assert [p.team.number for p in placings[4:]] == [2, 4, 6, 8]
-    assert [p.label for p in placings[4:]] == ["=5", "=5", "=5", "=5"], "the qualifying tie stays shared"
+    assert [p.label for p in placings[4:]] == ["T-5", "T-5", "T-5", "T-5"], "the qualifying tie stays shared"
     assert all(p.reached.startswith("Qualifying") for p in placings[4:])
 
 
@@ -77,7 +77,7 @@ def test_placings_from_the_command_as_json(finished):
     out = io.StringIO()
     call_command("standings", finished.slug, "--placings", "--format", "json", stdout=out)
     data = json.loads(out.getvalue())
-    assert [(row["place"], row["shared"], row["team_number"]) for row in data[:5]] == [
+    assert [(row["place"], row["shared"], row["team"]["number"]) for row in data[:5]] == [
         (1, False, 1),
         (2, False, 3),
         (3, False, 5),
@@ -181,7 +181,7 @@ def test_sixteen_teams_three_rounds_and_a_top_eight_playoff_in_order(tournament,
         play(sheet, tournament, code, "NS")
     placings = selectors.tournament_placings(tournament)
     assert len(placings) == 16 and [p.place for p in placings[:4]] == [1, 2, 3, 4]
-    assert [p.label for p in placings[4:8]] == ["=5"] * 4, "quarterfinal losers share fifth"
+    assert [p.label for p in placings[4:8]] == ["T-5"] * 4, "quarterfinal losers share fifth"
     assert sorted(p.team.number for p in placings) == list(range(1, 17))
     tournament.refresh_from_db()
     assert tournament.status == tournament.Status.FINISHED

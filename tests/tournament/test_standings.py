@@ -117,7 +117,8 @@ def test_standings_command_formats(tournament, make_teams, sheet):
     out = io.StringIO()
     call_command("standings", tournament.slug, "--format", "json", stdout=out)
     data = json.loads(out.getvalue())
-    assert data[0]["team_number"] == 2 and data[0]["place"] == "1" and data[0]["won_lost_tied"] == "1-0-0"
+    assert data[0]["team_number"] == 2 and data[0]["place"] == 1 and data[0]["won_lost_tied"] == "1-0-0"
+    assert data[0]["label"] == "1" and data[0]["shared"] is False
     out = io.StringIO()
     call_command("standings", tournament.slug, "--format", "csv", stdout=out)
     assert out.getvalue().splitlines()[0].startswith("Place,Team,Players,City,W-L-T")
@@ -138,7 +139,7 @@ def test_an_entry_after_signing_corrected_by_staff_updates_the_standings(tournam
     assert by_number(tournament_standings(tournament))[1].record.points_for == 7 + 1
 
 
-def test_every_hand_exports_as_csv(client, scorekeeper, tournament, make_teams, sheet):
+def test_every_hand_exports_as_csv(client, scorekeeper, director, tournament, make_teams, sheet):
     import csv
 
     from django.urls import reverse
@@ -149,6 +150,7 @@ def test_every_hand_exports_as_csv(client, scorekeeper, tournament, make_teams, 
     sheet.hand(table, "N", "E", 3, "low", 10)
     sheet.redeal(table, "E")
     sheet.penalty(table, kind="renege", team="NS", hand=table.hands.get(sequence=1))
+    sheet.penalty(table, kind="director_ruling", team="NS", points=2, reason="Slow play", user=director)
     url = reverse("director:hands_export", args=[tournament.slug, "csv"])
     assert client.get(url).status_code == 302
     client.force_login(scorekeeper)
@@ -156,8 +158,13 @@ def test_every_hand_exports_as_csv(client, scorekeeper, tournament, make_teams, 
     assert [(r["Hand"], r["Re-deal"], r["Bid"], r["Books"], r["E-W points"]) for r in rows] == [
         ("1", "no", "3 Special ♥", "10", "7"),
         ("2", "yes", "", "", "0"),
+        ("", "no", "", "", "0"),
     ]
     assert rows[0]["Penalties"] == "Renege by North–South" and rows[0]["N-S team"] == "1"
+    assert rows[2]["Penalties"].startswith("Director's ruling") and rows[2]["N-S points"] == "2"
+    table.refresh_from_db()
+    assert sum(int(r["N-S points"]) for r in rows) == table.ns_total, "the rows add up to the sheet"
+    assert sum(int(r["E-W points"]) for r in rows) == table.ew_total
     assert client.get(reverse("director:hands_export", args=[tournament.slug, "pdf"])).status_code == 404
     assert client.get(reverse("director:hands_export", args=[tournament.slug, "xlsx"]))["Content-Type"].startswith(
         "application/vnd.openxmlformats"

@@ -10,7 +10,7 @@ from tournament.selectors.events import (
     events_list,
     tournament_get,
 )
-from tournament.selectors.exports import tournament_hands
+from tournament.selectors.exports import RulingRow, tournament_hand_rows, tournament_hands
 from tournament.selectors.log import log_entries
 from tournament.selectors.placings import Placing, tournament_placings
 from tournament.selectors.playoffs import (
@@ -43,6 +43,7 @@ __all__ = [
     "DeskCounts",
     "Move",
     "Placing",
+    "RulingRow",
     "SeatView",
     "SheetView",
     "TeamRound",
@@ -78,6 +79,7 @@ __all__ = [
     "teams_with_players",
     "tournament_champion",
     "tournament_get",
+    "tournament_hand_rows",
     "tournament_hands",
     "tournament_placings",
 ]

@@ -18,8 +18,8 @@ class Placing:
 
     @property
     def label(self) -> str:
-        """ "3", or "=3" for a shared place."""
-        return f"={self.place}" if self.shared else str(self.place)
+        """ "3", or "T-3" for a shared place (as the standings write it)."""
+        return f"T-{self.place}" if self.shared else str(self.place)
 
 
 def _reached(place) -> str:

@@ -20,6 +20,9 @@ def playoff_bracket(tournament: Tournament) -> list[BracketColumn]:
     matches = list(
         PlayoffMatch.objects.filter(tournament=tournament)
         .select_related("top_team", "bottom_team", "winner", "table")
+        .prefetch_related(
+            members("top_team__memberships"), members("bottom_team__memberships"), members("winner__memberships")
+        )
         .order_by("bracket_round", "position")
     )
     columns: list[BracketColumn] = []

@@ -1,8 +1,8 @@
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament import selectors
+from tournament.api import data as api_data
+from tournament.api.encode import json_of
 from tournament.errors import ServiceError
 from tournament.models import Tournament
 from tournament.services.log import Actor
@@ -45,34 +45,7 @@ class Command(BaseCommand):
         matches = [match for column in selectors.playoff_bracket(tournament) for match in column.matches]
         champion = selectors.tournament_champion(tournament)
         if output == "json":
-            team = lambda t: {"number": t.number, "name": t.display_name} if t else None  # noqa: E731
-            data = {
-                "tournament": tournament.slug,
-                "published": tournament.playoff_published_at is not None,
-                "double_elimination": tournament.playoff_double,
-                "third_place": tournament.playoff_third_place,
-                "seeds": [{"seed": number, "team": team(t)} for number, t in seeds],
-                "matches": [
-                    {
-                        "code": m.code,
-                        "label": m.label,
-                        "bracket": m.bracket,
-                        "round": m.bracket_round,
-                        "stage": m.stage,
-                        "top": m.top_source,
-                        "bottom": m.bottom_source,
-                        "top_team": team(m.top_team),
-                        "bottom_team": team(m.bottom_team),
-                        "table": m.table.number if m.table else None,
-                        "winner": team(m.winner),
-                        "conditional": m.conditional,
-                        "not_needed": m.not_needed,
-                    }
-                    for m in matches
-                ],
-                "champion": team(champion),
-            }
-            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            self.stdout.write(json_of(api_data.bracket(tournament)))
             return
         for number, t in seeds:
             self.stdout.write(f"seed {number}: #{t.number} {t.display_name}")

@@ -1,8 +1,9 @@
 import csv
-import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.api import data as api_data
+from tournament.api.encode import json_of
 from tournament.models import Tournament
 from tournament.selectors.placings import tournament_placings
 from tournament.selectors.standings import tournament_standings
@@ -32,26 +33,7 @@ class Command(BaseCommand):
             return
         rows = tournament_standings(tournament)
         if output == "json":
-            data = [
-                {
-                    "place": row.label,
-                    "team_number": row.team.number,
-                    "team": row.team.display_name,
-                    "players": [member.player.name for member in row.team.members],
-                    "city": row.team.city,
-                    "won_lost_tied": row.won_lost_tied,
-                    "rounds_won": row.record.rounds_won,
-                    "points_for": row.record.points_for,
-                    "points_against": row.record.points_against,
-                    "difference": row.record.difference,
-                    "hands_won": row.record.hands_won,
-                    "bostons": row.record.bostons,
-                    "byes": row.byes,
-                    "withdrawn": row.team.withdrawn,
-                }
-                for row in rows
-            ]
-            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            self.stdout.write(json_of([api_data.standing_out(row) for row in rows]))
             return
         values = [
             [
@@ -98,18 +80,7 @@ class Command(BaseCommand):
         if placings is None:
             raise CommandError(f"{tournament.name} has no final placings yet: every playoff match must be decided.")
         if output == "json":
-            data = [
-                {
-                    "place": placing.place,
-                    "shared": placing.shared,
-                    "team_number": placing.team.number,
-                    "team": placing.team.display_name,
-                    "players": [member.player.name for member in placing.team.members],
-                    "how": placing.reached,
-                }
-                for placing in placings
-            ]
-            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            self.stdout.write(json_of(api_data.placings(tournament)))
             return
         values = [
             [

@@ -27,11 +27,11 @@ def round_sheets_pdf(request, slug, number):
 
 @scorekeeper_required
 def hands_export(request, slug, export_format):
-    """Every hand of the tournament as CSV or XLSX."""
+    """Every hand of the tournament, and the rulings on whole rounds, as CSV or XLSX."""
     if export_format not in ("csv", "xlsx"):
         raise Http404("Hands export as CSV or XLSX.")
     tournament = selectors.tournament_get(slug)
-    listing = HandListing(selectors.tournament_hands(tournament))
+    listing = HandListing(selectors.tournament_hand_rows(tournament))
     return SafeExport(export_format, listing).response(f"{tournament.slug}-hands.{export_format}")
 
 

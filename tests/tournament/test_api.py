@@ -1,0 +1,133 @@
+"""The read-only JSON API: every endpoint's shape, public data only, a fixed number of queries, and 304."""
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
+from tests.tournament.test_prize_giving import finished  # noqa: F401 (fixture)
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import announcement_post
+
+API = "/api/v1"
+
+
+def get(client, path, **headers):
+    response = client.get(API + path, **headers)
+    assert response.status_code == 200, (path, response.status_code, response.content[:300])
+    return response.json()
+
+
+def endpoints(tournament):
+    slug = tournament.slug
+    return [
+        "/events",
+        f"/events/{tournament.event.slug}",
+        f"/tournaments/{slug}",
+        f"/tournaments/{slug}/teams",
+        f"/tournaments/{slug}/teams/1",
+        f"/tournaments/{slug}/rounds",
+        f"/tournaments/{slug}/rounds/1",
+        f"/tournaments/{slug}/standings",
+        f"/tournaments/{slug}/bracket",
+        f"/tournaments/{slug}/placings",
+        f"/tournaments/{slug}/announcements",
+    ]
+
+
+def test_a_finished_tournament_hand_by_hand(client, finished):  # noqa: F811
+    slug = finished.slug
+    assert get(client, "/events")[0]["tournaments"][0] == {"slug": slug, "name": finished.name, "status": "finished"}
+    tournament = get(client, f"/tournaments/{slug}")
+    assert tournament["rules"]["hands_per_round"] == 4 and tournament["playoff"]["third_place"] is True
+    round_one = get(client, f"/tournaments/{slug}/rounds/1")
+    table = round_one["tables"][0]
+    assert table["signed"] and len(table["hands"]) == 4 and table["rulings"] == []
+    assert sum(hand["ns_points"] for hand in table["hands"]) == table["ns_total"]
+    assert sum(hand["ew_points"] for hand in table["hands"]) == table["ew_total"]
+    assert set(table["hands"][0]) >= {"bid", "kind", "trump", "direction", "books", "ns_points", "ew_points"}
+    rounds = get(client, f"/tournaments/{slug}/rounds")
+    assert [r["title"] for r in rounds] == ["Round 1", "Semifinal", "Final · Third-place match"]
+    assert {t["stage"] for t in rounds[2]["tables"]} == {"Final", "Third-place match"}
+    standings = get(client, f"/tournaments/{slug}/standings")
+    assert standings[0]["place"] == 1 and set(standings[0]) >= {"rounds_won", "points_for", "difference", "bostons"}
+    team = get(client, f"/tournaments/{slug}/teams/1")
+    assert [r["result"] for r in team["rounds"]] == ["won", "won", "won"] and team["standing"]["team_number"] == 1
+    bracket = get(client, f"/tournaments/{slug}/bracket")
+    assert bracket["champion"]["number"] == 1 and {m["code"] for m in bracket["matches"]} == {
+        "W1-1",
+        "W1-2",
+        "W2-1",
+        "3P",
+    }
+    placings = get(client, f"/tournaments/{slug}/placings")
+    assert [(p["place"], p["team"]["number"]) for p in placings[:4]] == [(1, 1), (2, 3), (3, 5), (4, 7)]
+
+
+def test_only_public_data(client, finished):  # noqa: F811
+    table = finished.rounds.get(number=1).tables.first()
+    team = finished.teams.get(number=1)
+    player = team.memberships.first().player
+    player.phone = "555-0199"
+    player.save()
+    answers = "".join(client.get(API + path).content.decode() for path in endpoints(finished))
+    assert table.secret not in answers and team.code not in answers and "555-0199" not in answers
+
+
+def test_drafts_are_not_in_the_api(client, tournament, make_teams):
+    make_teams(tournament, 4)
+    round_draw(tournament=tournament, method="manual")
+    assert get(client, f"/tournaments/{tournament.slug}/rounds") == []
+    assert client.get(f"{API}/tournaments/{tournament.slug}/rounds/1").status_code == 404
+    assert client.get(f"{API}/tournaments/{tournament.slug}/placings").status_code == 404
+    assert client.get(f"{API}/tournaments/nothing-here").status_code == 404
+
+
+def test_unchanged_data_is_answered_304_and_a_change_is_seen(client, finished):  # noqa: F811
+    for path in endpoints(finished):
+        first = client.get(API + path)
+        assert first["ETag"] and first["Last-Modified"], path
+        again = client.get(API + path, HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304, path
+    path = f"/tournaments/{finished.slug}/announcements"
+    etag = client.get(API + path)["ETag"]
+    announcement_post(tournament=finished, text="Prizes at 6 pm", hours=2)
+    changed = client.get(API + path, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.json()[0]["text"] == "Prizes at 6 pm"
+
+
+@pytest.mark.parametrize("path", ["standings", "rounds", "rounds/1", "teams", "bracket", "teams/1"])
+def test_each_endpoint_costs_the_same_queries_for_any_field(client, event, make_teams, sheet, path):
+    from tournament.services.events import tournament_create
+
+    counts = []
+    for size in (4, 24):
+        tournament = tournament_create(event=event, name=f"Field of {size}")
+        make_teams(tournament, size, start=size * 10)
+        round_ = round_publish(round=round_draw(tournament=tournament, method="random", seed=2))
+        for table in round_.tables.all():
+            sheet.play(table)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"{API}/tournaments/{tournament.slug}/{path}").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+
+
+def test_the_commands_print_the_apis_json(client, finished):  # noqa: F811
+    out = io.StringIO()
+    call_command("standings", finished.slug, "--format", "json", stdout=out)
+    assert json.loads(out.getvalue()) == get(client, f"/tournaments/{finished.slug}/standings")
+    out = io.StringIO()
+    call_command("playoff", finished.slug, "--format", "json", stdout=out)
+    assert json.loads(out.getvalue()) == get(client, f"/tournaments/{finished.slug}/bracket")
+
+
+def test_the_docs_are_served_without_a_cdn(client):
+    page = client.get(f"{API}/docs").content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in page and "cdn" not in page.lower()
+    schema = get(client, "/openapi.json")
+    assert "/api/v1/tournaments/{slug}/standings" in schema["paths"]

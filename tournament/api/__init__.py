@@ -1,0 +1,5 @@
+"""The public, read-only JSON API (docs at /api/v1/docs)."""
+
+from tournament.api.routes import api
+
+__all__ = ["api"]

@@ -1,0 +1,286 @@
+"""The API's answers, built from the selectors the pages use (a fixed number of queries each).
+
+The `standings` and `playoff` commands print the same answers as JSON.
+"""
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from tournament import selectors
+from tournament.api import schemas
+from tournament.models import Event, Hand, Penalty, Round, Seating, Table, Team, Tournament
+from tournament.selectors.prefetch import members, seatings
+from tournament.selectors.standings import StandingRow, tournament_standings
+
+IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
+
+
+def team_ref(team: Team | None) -> schemas.TeamRef | None:
+    return schemas.TeamRef(number=team.number, name=team.display_name) if team is not None else None
+
+
+def players_of(team: Team) -> list[str]:
+    return [member.player.name for member in team.members]
+
+
+def team_out(team: Team) -> schemas.TeamOut:
+    return schemas.TeamOut(
+        number=team.number,
+        name=team.display_name,
+        team_name=team.name,
+        city=team.city,
+        players=players_of(team),
+        withdrawn=team.withdrawn,
+    )
+
+
+def events() -> list[schemas.EventOut]:
+    return [event_out(event) for event in selectors.events_list().prefetch_related("tournaments")]
+
+
+def event_out(event: Event) -> schemas.EventOut:
+    return schemas.EventOut(
+        slug=event.slug,
+        name=event.name,
+        venue=event.venue,
+        starts_on=event.starts_on,
+        ends_on=event.ends_on,
+        tournaments=[schemas.TournamentRef(slug=t.slug, name=t.name, status=t.status) for t in event.tournaments.all()],
+    )
+
+
+def tournament_out(tournament: Tournament) -> schemas.TournamentOut:
+    return schemas.TournamentOut(
+        slug=tournament.slug,
+        name=tournament.name,
+        event=schemas.EventRef(slug=tournament.event.slug, name=tournament.event.name),
+        status=tournament.status,
+        qualifying_rounds=tournament.qualifying_rounds,
+        standings_order=list(tournament.criteria),
+        rules=tournament.rules.to_dict(),
+        playoff=schemas.PlayoffOptions(
+            seeded=tournament.playoff_seeds.exists(),
+            published=tournament.playoff_published_at is not None,
+            third_place=tournament.playoff_third_place,
+            double_elimination=tournament.playoff_double,
+        ),
+        teams=tournament.teams.count(),
+    )
+
+
+def teams(tournament: Tournament) -> list[schemas.TeamOut]:
+    return [team_out(team) for team in selectors.teams_with_players(tournament)]
+
+
+def penalty_out(penalty: Penalty) -> schemas.PenaltyOut:
+    return schemas.PenaltyOut(
+        kind=penalty.kind,
+        team=penalty.team,
+        description=penalty.description,
+        count=penalty.count,
+        choice=penalty.choice,
+        points=penalty.points,
+        ns_points=penalty.ns_points,
+        ew_points=penalty.ew_points,
+    )
+
+
+def hand_out(hand: Hand) -> schemas.HandOut:
+    contract = hand.contract
+    return schemas.HandOut(
+        number=hand.hand_number,
+        counts=hand.counts,
+        misdeal=hand.misdeal,
+        dealer=hand.dealer,
+        bidder=hand.bidder or None,
+        bid=str(contract.bid) if contract else None,
+        level=hand.bid_level,
+        kind=hand.bid_kind or None,
+        trump=hand.trump_suit or None,
+        direction=str(contract.direction) if contract and contract.direction else None,
+        books=hand.books,
+        books_after_penalties=hand.books_after_penalties,
+        made=hand.made,
+        boston=hand.boston,
+        ns_points=hand.ns_points,
+        ew_points=hand.ew_points,
+        ns_total=hand.ns_total,
+        ew_total=hand.ew_total,
+        penalties=[penalty_out(p) for p in hand.penalties.all()],
+    )
+
+
+def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:
+    winner = None
+    if table.signed and table.winner_pair:
+        winner = table.team_at(table.winner_pair).number
+    return schemas.TableOut(
+        number=table.number,
+        stage=table.stage,
+        north_south=team_ref(table.team_ns),
+        east_west=team_ref(table.team_ew),
+        sitting=table.sitting_pair,
+        hands_played=table.hands_played,
+        complete=table.complete,
+        signed=table.signed,
+        signed_at=table.locked_at,
+        ns_total=table.ns_total,
+        ew_total=table.ew_total,
+        winner=winner,
+        hands=[hand_out(hand) for hand in table.hands.all()] if with_hands else None,
+        rulings=[penalty_out(p) for p in table.rulings] if with_hands else None,
+    )
+
+
+def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
+    """The published rounds with their tables (no hands: see one round)."""
+    in_play = list(tournament.rounds.filter(status__in=IN_PLAY).order_by("number"))
+    tables = {}
+    for table in (
+        Table.objects.filter(round__in=in_play)
+        .select_related("round", "playoff_match")
+        .prefetch_related(seatings())
+        .order_by("number")
+    ):
+        tables.setdefault(table.round_id, []).append(table)
+    byes = {}
+    for seating in (
+        Seating.objects.filter(round__in=in_play, table__isnull=True)
+        .select_related("team")
+        .prefetch_related(members("team__memberships"))
+    ):
+        byes.setdefault(seating.round_id, []).append(seating)
+    return [round_out(round_, tables.get(round_.pk, []), byes.get(round_.pk, [])) for round_ in in_play]
+
+
+def round_out(round_: Round, tables: list, byes: list, *, with_hands: bool = False) -> schemas.RoundOut:
+    return schemas.RoundOut(
+        number=round_.number,
+        kind=round_.kind,
+        title=round_.title,
+        status=round_.status,
+        method=round_.method,
+        published_at=round_.published_at,
+        tables=[table_out(table, with_hands=with_hands) for table in tables],
+        byes=[team_ref(seating.team) for seating in byes],
+    )
+
+
+def round_with_hands(tournament: Tournament, number: int) -> schemas.RoundOut:
+    round_ = get_object_or_404(Round, tournament=tournament, number=number, status__in=IN_PLAY)
+    return round_out(round_, selectors.round_sheets(round_), selectors.round_byes(round_), with_hands=True)
+
+
+def standing_out(row: StandingRow) -> schemas.StandingOut:
+    record = row.record
+    return schemas.StandingOut(
+        place=row.place,
+        shared=row.label != str(row.place),
+        label=row.label,
+        team_number=row.team.number,
+        team=row.team.display_name,
+        players=players_of(row.team),
+        city=row.team.city,
+        wins=record.wins,
+        losses=record.losses,
+        ties=record.ties,
+        won_lost_tied=row.won_lost_tied,
+        rounds_won=record.rounds_won,
+        points_for=record.points_for,
+        points_against=record.points_against,
+        difference=record.difference,
+        hands_won=record.hands_won,
+        bostons=record.bostons,
+        byes=row.byes,
+        withdrawn=row.team.withdrawn,
+    )
+
+
+def standings(tournament: Tournament) -> list[schemas.StandingOut]:
+    """Over signed qualifying rounds only, as on the standings page."""
+    return [standing_out(row) for row in tournament_standings(tournament)]
+
+
+def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
+    team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
+    standing = next((row for row in tournament_standings(tournament) if row.team.pk == team.pk), None)
+    played = []
+    for entry in selectors.team_rounds(team):
+        result = "bye"
+        if entry.table is not None:
+            mine, theirs = entry.points_for, entry.points_against
+            if not entry.table.signed:
+                result = "playing"
+            else:
+                result = "won" if mine > theirs else "lost" if mine < theirs else "tied"
+        played.append(
+            schemas.TeamRoundOut(
+                round=entry.round.number,
+                stage=entry.table.stage if entry.table else entry.round.title,
+                table=entry.table.number if entry.table else None,
+                pair=entry.pair or None,
+                opponent=team_ref(entry.opponent),
+                points_for=entry.points_for,
+                points_against=entry.points_against,
+                result=result,
+            )
+        )
+    return schemas.TeamRecordOut(
+        team=team_out(team), standing=standing_out(standing) if standing else None, rounds=played
+    )
+
+
+def bracket(tournament: Tournament) -> schemas.BracketOut:
+    matches = [match for column in selectors.playoff_bracket(tournament) for match in column.matches]
+    return schemas.BracketOut(
+        tournament=tournament.slug,
+        published=tournament.playoff_published_at is not None,
+        double_elimination=tournament.playoff_double,
+        third_place=tournament.playoff_third_place,
+        seeds=[schemas.SeedOut(seed=s.seed, team=team_ref(s.team)) for s in selectors.playoff_seeds(tournament)],
+        matches=[
+            schemas.MatchOut(
+                code=m.code,
+                label=m.label,
+                bracket=m.bracket,
+                round=m.bracket_round,
+                stage=m.stage,
+                top=m.top_source,
+                bottom=m.bottom_source,
+                top_team=team_ref(m.top_team),
+                bottom_team=team_ref(m.bottom_team),
+                table=m.table.number if m.table else None,
+                ns_total=m.table.ns_total if m.table else None,
+                ew_total=m.table.ew_total if m.table else None,
+                winner=team_ref(m.winner),
+                conditional=m.conditional,
+                not_needed=m.not_needed,
+            )
+            for m in matches
+        ],
+        champion=team_ref(selectors.tournament_champion(tournament)),
+    )
+
+
+def placings(tournament: Tournament) -> list[schemas.PlacingOut]:
+    found = selectors.tournament_placings(tournament)
+    if found is None:
+        raise Http404("No final placings yet: every playoff match must be decided.")
+    return [
+        schemas.PlacingOut(
+            place=p.place,
+            shared=p.shared,
+            label=p.label,
+            team=team_ref(p.team),
+            players=players_of(p.team),
+            how=p.reached,
+        )
+        for p in found
+    ]
+
+
+def announcements(tournament: Tournament) -> list[schemas.AnnouncementOut]:
+    return [
+        schemas.AnnouncementOut(text=a.text, created_at=a.created_at, expires_at=a.expires_at)
+        for a in selectors.announcements_active(tournament)
+    ]

@@ -1,0 +1,208 @@
+"""The shapes of the public JSON API (and of the `standings` and `playoff` commands' JSON): public data only,
+never a table's link, a team's code or a player's phone number."""
+
+import datetime
+from typing import Any
+
+from ninja import Schema
+
+
+class TeamRef(Schema):
+    number: int
+    name: str
+
+
+class EventRef(Schema):
+    slug: str
+    name: str
+
+
+class TournamentRef(Schema):
+    slug: str
+    name: str
+    status: str
+
+
+class EventOut(Schema):
+    slug: str
+    name: str
+    venue: str
+    starts_on: datetime.date
+    ends_on: datetime.date
+    tournaments: list[TournamentRef]
+
+
+class PlayoffOptions(Schema):
+    seeded: bool
+    published: bool
+    third_place: bool
+    double_elimination: bool
+
+
+class TournamentOut(Schema):
+    slug: str
+    name: str
+    event: EventRef
+    status: str
+    qualifying_rounds: int
+    standings_order: list[str]
+    rules: dict[str, Any]
+    playoff: PlayoffOptions
+    teams: int
+
+
+class TeamOut(Schema):
+    number: int
+    name: str
+    team_name: str
+    city: str
+    players: list[str]
+    withdrawn: bool
+
+
+class PenaltyOut(Schema):
+    kind: str
+    team: str
+    description: str
+    count: int
+    choice: str
+    points: int
+    ns_points: int
+    ew_points: int
+
+
+class HandOut(Schema):
+    number: int
+    counts: bool
+    misdeal: bool
+    dealer: str
+    bidder: str | None
+    bid: str | None
+    level: int | None
+    kind: str | None
+    trump: str | None
+    direction: str | None
+    books: int | None
+    books_after_penalties: int | None
+    made: bool | None
+    boston: bool
+    ns_points: int
+    ew_points: int
+    ns_total: int
+    ew_total: int
+    penalties: list[PenaltyOut]
+
+
+class TableOut(Schema):
+    number: int
+    stage: str
+    north_south: TeamRef | None
+    east_west: TeamRef | None
+    sitting: str
+    hands_played: int
+    complete: bool
+    signed: bool
+    signed_at: datetime.datetime | None
+    ns_total: int
+    ew_total: int
+    winner: int | None
+    hands: list[HandOut] | None = None
+    rulings: list[PenaltyOut] | None = None
+
+
+class RoundOut(Schema):
+    number: int
+    kind: str
+    title: str
+    status: str
+    method: str
+    published_at: datetime.datetime | None
+    tables: list[TableOut]
+    byes: list[TeamRef]
+
+
+class StandingOut(Schema):
+    place: int
+    shared: bool
+    label: str
+    team_number: int
+    team: str
+    players: list[str]
+    city: str
+    wins: int
+    losses: int
+    ties: int
+    won_lost_tied: str
+    rounds_won: float
+    points_for: int
+    points_against: int
+    difference: int
+    hands_won: int
+    bostons: int
+    byes: int
+    withdrawn: bool
+
+
+class TeamRoundOut(Schema):
+    round: int
+    stage: str
+    table: int | None
+    pair: str | None
+    opponent: TeamRef | None
+    points_for: int
+    points_against: int
+    result: str
+
+
+class TeamRecordOut(Schema):
+    team: TeamOut
+    standing: StandingOut | None
+    rounds: list[TeamRoundOut]
+
+
+class SeedOut(Schema):
+    seed: int
+    team: TeamRef
+
+
+class MatchOut(Schema):
+    code: str
+    label: str
+    bracket: str
+    round: int
+    stage: int
+    top: str
+    bottom: str
+    top_team: TeamRef | None
+    bottom_team: TeamRef | None
+    table: int | None
+    ns_total: int | None
+    ew_total: int | None
+    winner: TeamRef | None
+    conditional: bool
+    not_needed: bool
+
+
+class BracketOut(Schema):
+    tournament: str
+    published: bool
+    double_elimination: bool
+    third_place: bool
+    seeds: list[SeedOut]
+    matches: list[MatchOut]
+    champion: TeamRef | None
+
+
+class PlacingOut(Schema):
+    place: int
+    shared: bool
+    label: str
+    team: TeamRef
+    players: list[str]
+    how: str
+
+
+class AnnouncementOut(Schema):
+    text: str
+    created_at: datetime.datetime
+    expires_at: datetime.datetime | None
