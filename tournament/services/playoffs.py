@@ -246,11 +246,13 @@ def _seat_teams(table: Table, top: Team, bottom: Team) -> None:
         Seating.objects.filter(table=table, pair=pair).exclude(team=team).update(team=team)
 
 
-def playoff_resolve(tournament: Tournament, *, actor: Actor | None = None) -> Team | None:
+def playoff_resolve(tournament: Tournament, *, actor: Actor | None = None, reseat: bool = True) -> Team | None:
     """Work out every match's teams and result from the seeds and the signed sheets.
 
     Opens a table for each match whose two teams are known, and returns the champion once decided.
     Idempotent: run after anything that can change a playoff result; ``actor`` is whoever caused it.
+    ``reseat``: a match's open table takes the teams the bracket now gives it (after a knock-on); an
+    archive being loaded keeps its tables as they are, and is checked instead.
     """
     actor = actor_of(actor)
     seeds = {s.seed: s.team for s in tournament.playoff_seeds.select_related("team")}
@@ -289,7 +291,7 @@ def playoff_resolve(tournament: Tournament, *, actor: Actor | None = None) -> Te
                     f"{bottom.display_name} at table {match.table.number}",
                     table=match.table,
                 )
-            else:
+            elif reseat:
                 _seat_teams(match.table, top, bottom)
             table = match.table
             if table.locked_at is not None and table.winner_pair is not None:

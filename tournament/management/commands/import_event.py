@@ -1,10 +1,9 @@
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from tournament.errors import ServiceError
-from tournament.services.archive import event_import
+from tournament.services.archive import archive_parse, event_import
 from tournament.services.log import Actor
 
 
@@ -20,13 +19,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            data = json.loads(Path(file).read_text(encoding="utf-8"))
+            raw = Path(file).read_bytes()
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error}") from None
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{file} is not JSON: line {error.lineno}, column {error.colno}: {error.msg}") from None
         try:
-            event = event_import(data=data, actor=Actor.command("import_event"))
+            event = event_import(data=archive_parse(raw), actor=Actor.command("import_event"))
         except ServiceError as error:
             raise CommandError(f"Nothing imported. {error.message}") from None
         self.stdout.write(f"Imported {event.name} ({event.tournaments.count()} tournaments).")

@@ -4,7 +4,8 @@ Only what people entered is written; every score is recomputed from it by the en
 The format is documented in docs/archive.md.
 """
 
-from tournament.services.archive.export import FORMAT, VERSION, event_export
-from tournament.services.archive.load import event_import
+from tournament.services.archive.export import event_export
+from tournament.services.archive.load import archive_parse, event_import
+from tournament.services.archive.schema import FORMAT, VERSION
 
-__all__ = ["FORMAT", "VERSION", "event_export", "event_import"]
+__all__ = ["FORMAT", "VERSION", "archive_parse", "event_export", "event_import"]

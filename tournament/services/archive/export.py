@@ -8,9 +8,7 @@ from django.contrib.auth import get_user_model
 from scoring import Pair
 from tournament.models import Event, LogEntry, Penalty, Tournament
 from tournament.selectors.placings import tournament_placings
-
-FORMAT = "bidwhist-event-archive"
-VERSION = 2
+from tournament.services.archive.schema import FORMAT, VERSION
 
 
 def _time(value: datetime.datetime | None) -> str | None:

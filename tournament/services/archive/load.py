@@ -1,18 +1,25 @@
-"""Loading an archive into the database: all or nothing, every score recomputed by the engine."""
+"""Loading an archive into the database: all or nothing, every score recomputed by the engine.
 
+The file is first checked against the schema (``schema.py``); then every part that depends on another is
+checked as it is loaded. The first problem refuses the whole file, named by its place in it; nothing is
+written.
+"""
+
+import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
+from pydantic import ValidationError
 
 from scoring import RuleSet, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import (
-    STANDINGS_ORDERS,
     Announcement,
     Event,
     LogEntry,
     Player,
+    PlayoffMatch,
     PlayoffSeed,
     Round,
     Seating,
@@ -23,27 +30,85 @@ from tournament.models import (
 )
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
-from tournament.services.archive.export import FORMAT, VERSION
-from tournament.services.archive.reader import Reader
-from tournament.services.archive.sheets import import_log, import_table, set_times
+from tournament.services.archive import schema
+from tournament.services.archive.sheets import import_log, import_table, refuse, set_times
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
 from tournament.services.teams.codes import unused_team_code
 
-READS = (1, VERSION)
+MAX_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 40
+MAX_VALUES = 5_000_000
 
 
-def _team_code(read: Reader, entry: dict, path: str, as_copy: bool) -> str:
+def archive_parse(raw: bytes | str) -> Any:
+    """The archive's JSON, refused plainly when it is not JSON, too large or too deeply nested."""
+    if len(raw) > MAX_BYTES:
+        raise ServiceError(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB: not an event archive.")
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ServiceError(f"The file is not JSON: line {error.lineno}, column {error.colno}: {error.msg}.") from None
+    except (RecursionError, UnicodeDecodeError, ValueError):
+        raise ServiceError("The file is not JSON an event archive can hold (too deeply nested, or not text).") from None
+
+
+def _shape_check(data: Any) -> None:
+    """Refuse input nested deeper or larger than any archive, or text no database keeps (a NUL character),
+    before reading it (without recursion)."""
+    pending, seen = [(data, 1)], 0
+    while pending:
+        value, depth = pending.pop()
+        seen += 1
+        if depth > MAX_DEPTH or seen > MAX_VALUES:
+            raise ServiceError("The file is nested too deeply or is too large to be an event archive.")
+        if isinstance(value, str) and "\x00" in value:
+            raise ServiceError("The file's text holds a NUL character, which no archive written here has.")
+        if isinstance(value, dict):
+            pending.extend((key, depth + 1) for key in value)
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+
+
+def _where(location: tuple) -> str:
+    """A pydantic error's place as the archive's path: tournaments[0].rounds[1].tables[0].hands[2].books."""
+    path = ""
+    for part in location:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part.replace("_", "").isalpha():
+            path += f".{part}" if path else part
+    return path or "(file)"
+
+
+def _validated(data: Any) -> schema.Archive:
+    if not isinstance(data, dict):
+        raise ServiceError("(file): expected an object: this is not a Bid Whist event archive")
+    if data.get("format") != schema.FORMAT:
+        raise ServiceError(f"format: expected {schema.FORMAT!r}: this is not a Bid Whist event archive")
+    if data.get("version") not in schema.READS:
+        versions = ", ".join(map(str, schema.READS))
+        raise ServiceError(f"version: this app reads versions {versions}, not {data.get('version')!r}")
+    _shape_check(data)
+    try:
+        return schema.Archive.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        message = "not a key of the archive (a typo?)" if first["type"] == "extra_forbidden" else first["msg"]
+        raise ServiceError(f"{_where(first['loc'])}: {message}") from None
+
+
+def _team_code(entry: schema.TeamData, path: str, as_copy: bool) -> str:
     """The archived code, or a new one for a copy or an archive that has none (version 1)."""
-    code = read.field(entry, "code", path, str, required=False)
-    if as_copy or not code:
+    if as_copy or not entry.code:
         return unused_team_code()
-    if len(code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in code):
-        read.fail(f"{path}.code", f"{code[:20]!r} is not a team code")
-    if Team.objects.filter(code=code).exists():
-        read.fail(f"{path}.code", "this team code is already used in this database")
-    return code
+    if len(entry.code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in entry.code):
+        refuse(f"{path}.code", f"{entry.code!r} is not a team code")
+    if Team.objects.filter(code=entry.code).exists():
+        refuse(f"{path}.code", "this team code is already used in this database")
+    return entry.code
 
 
 def _user_lookup():
@@ -51,7 +116,6 @@ def _user_lookup():
     return lambda name: users.get(name) if name else None
 
 
-@transaction.atomic
 def event_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None) -> Event:
     """Load an archive into a database that does not have its event; all or nothing.
 
@@ -59,225 +123,240 @@ def event_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None
     event or tournament whose address is taken gets a free one (the demo event, whose archive is public,
     is loaded that way).
     """
-    read = Reader(data)
-    root = read.mapping(data, "(file)")
-    if root.get("format") != FORMAT:
-        read.fail("format", f"expected {FORMAT!r}: this is not a Bid Whist event archive")
-    if root.get("version") not in READS:
-        read.fail("version", f"this app reads versions {', '.join(map(str, READS))}, not {root.get('version')!r}")
-    ev = read.mapping(root.get("event"), "event")
-    slug = read.field(ev, "slug", "event", str)
+    archive = _validated(data)
+    try:
+        return _load(archive, as_copy=as_copy, actor=actor)
+    except (IntegrityError, DataError) as error:
+        raise ServiceError(
+            f"The archive does not fit this database ({error.__class__.__name__}): nothing imported."
+        ) from None
+
+
+@transaction.atomic
+def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Event:
+    ev = archive.event
+    slug = ev.slug
     if as_copy:
         slug = free_slug(Event, slug)
     elif Event.objects.filter(slug=slug).exists():
-        read.fail("event.slug", f"an event {slug!r} is already in this database")
-    starts_on = read.field(ev, "starts_on", "event", "date")
-    ends_on = read.field(ev, "ends_on", "event", "date")
-    if ends_on < starts_on:
-        read.fail("event.ends_on", "the event ends before it starts")
-    event = Event.objects.create(
-        name=read.field(ev, "name", "event", str),
-        slug=slug,
-        venue=read.field(ev, "venue", "event", str, required=False) or "",
-        starts_on=starts_on,
-        ends_on=ends_on,
-    )
-    set_times(Event, event.pk, created_at=read.field(ev, "created_at", "event", "datetime", required=False))
+        refuse("event.slug", f"an event {slug!r} is already in this database")
+    if ev.ends_on < ev.starts_on:
+        refuse("event.ends_on", "the event ends before it starts")
+    event = Event.objects.create(name=ev.name, slug=slug, venue=ev.venue, starts_on=ev.starts_on, ends_on=ev.ends_on)
+    set_times(Event, event.pk, created_at=ev.created_at)
     user_pk = _user_lookup()
 
     players: dict[int, Player] = {}
     seen_names = {}
-    for path, entry in read.entries(root, "players", ""):
-        player_id = read.field(entry, "id", path, int)
-        if player_id in players:
-            read.fail(f"{path}.id", f"player id {player_id} is used twice")
-        name = read.field(entry, "name", path, str).strip()
-        city = read.field(entry, "city", path, str, required=False) or ""
+    for index, entry in enumerate(archive.players):
+        path = f"players[{index}]"
+        if entry.id in players:
+            refuse(f"{path}.id", f"player id {entry.id} is used twice")
+        name = entry.name.strip()
         if not name:
-            read.fail(f"{path}.name", "a player needs a name")
-        key = (name.casefold(), city.casefold())
+            refuse(f"{path}.name", "a player needs a name")
+        key = (name.casefold(), entry.city.casefold())
         if key in seen_names:
-            read.fail(path, f"the same player as {seen_names[key]}")
+            refuse(path, f"the same player as {seen_names[key]}")
         seen_names[key] = path
-        players[player_id] = Player.objects.create(
-            event=event, name=name, city=city, phone=read.field(entry, "phone", path, str, required=False) or ""
-        )
+        players[entry.id] = Player.objects.create(event=event, name=name, city=entry.city, phone=entry.phone)
 
     def player(value, path):
         if value not in players:
-            read.fail(path, f"no player with id {value!r}")
+            refuse(path, f"no player with id {value!r}")
         return players[value]
 
-    import_log(read, root.get("log", []), "log", event=event)
-    for t_index, entry in enumerate(read.items(root, "tournaments", "")):
-        _import_tournament(read, event, entry, f"tournaments[{t_index}]", player, user_pk, as_copy)
+    import_log(archive.log, "log", event=event)
+    names, slugs = {}, {}
+    for index, entry in enumerate(archive.tournaments):
+        path = f"tournaments[{index}]"
+        for seen, value, key in ((names, entry.name.casefold(), "name"), (slugs, entry.slug, "slug")):
+            if value in seen:
+                refuse(f"{path}.{key}", f"the same {key} as {seen[value]}")
+            seen[value] = path
+        _import_tournament(event, entry, path, player, user_pk, as_copy)
     event.refresh_from_db()
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.EVENT_IMPORTED,
-        summary=f"Event {event.name} imported from an archive (version {root['version']})",
+        summary=f"Event {event.name} imported from an archive (version {archive.version})",
         event=event,
     )
     return event
 
 
-def _import_tournament(read: Reader, event: Event, entry, path: str, player, user_pk, as_copy: bool) -> None:
-    read.mapping(entry, path)
-    slug = read.field(entry, "slug", path, str)
-    if as_copy:
-        slug = free_slug(Tournament, slug)
-    elif Tournament.objects.filter(slug=slug).exists():
-        read.fail(f"{path}.slug", f"a tournament {slug!r} is already in this database")
-    try:
-        rules = RuleSet.from_dict(read.mapping(entry.get("rules"), f"{path}.rules"))
-    except ScoringError as error:
-        read.fail(f"{path}.rules", str(error))
-    tournament = Tournament.objects.create(
-        event=event,
-        name=read.field(entry, "name", path, str),
-        slug=slug,
-        rules_data=rules.to_dict(),
-        qualifying_rounds=read.field(entry, "qualifying_rounds", path, int, low=1, high=20),
-        status=read.field(entry, "status", path, str, choices=Tournament.Status.values),
-        paper_size=read.field(entry, "paper_size", path, str, choices=Tournament.PaperSize.values),
-        standings_order=read.field(entry, "standings_order", path, str, choices=[key for key, _ in STANDINGS_ORDERS]),
-        avoid_same_city_rounds=read.field(entry, "avoid_same_city_rounds", path, int, low=0, high=20),
-        sheet_mode=read.field(entry, "sheet_mode", path, str, required=False, choices=Tournament.SheetMode.values)
-        or Tournament.SheetMode.SIGN,
-    )
-    set_times(Tournament, tournament.pk, created_at=read.field(entry, "created_at", path, "datetime", required=False))
-
+def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: str, player, as_copy) -> dict:
     teams: dict[int, Team] = {}
     placed: dict[int, str] = {}
-    for team_path, team_entry in read.entries(entry, "teams", path):
-        number = read.field(team_entry, "number", team_path, int, low=1, high=10**6)
-        if number in teams:
-            read.fail(f"{team_path}.number", f"team number {number} is used twice")
-        member_ids = read.items(team_entry, "players", team_path)
-        if len(member_ids) != 2:
-            read.fail(f"{team_path}.players", "a team is two players")
-        members = [player(pid, f"{team_path}.players[{i}]") for i, pid in enumerate(member_ids)]
+    for index, entry in enumerate(entries):
+        team_path = f"{path}.teams[{index}]"
+        if entry.number in teams:
+            refuse(f"{team_path}.number", f"team number {entry.number} is used twice")
+        members = [player(pid, f"{team_path}.players[{i}]") for i, pid in enumerate(entry.players)]
         if members[0].pk == members[1].pk:
-            read.fail(f"{team_path}.players", "a team is two different players")
+            refuse(f"{team_path}.players", "a team is two different players")
         for i, member in enumerate(members):
             if member.pk in placed:
-                read.fail(f"{team_path}.players[{i}]", f"this player is already on {placed[member.pk]}")
+                refuse(f"{team_path}.players[{i}]", f"this player is already on {placed[member.pk]}")
             placed[member.pk] = team_path
         team = Team.objects.create(
             tournament=tournament,
-            number=number,
-            name=read.field(team_entry, "name", team_path, str, required=False) or "",
-            city=read.field(team_entry, "city", team_path, str, required=False) or "",
-            fee_paid=read.field(team_entry, "fee_paid", team_path, bool),
-            side_pot=read.field(team_entry, "side_pot", team_path, bool),
-            checked_in=read.field(team_entry, "checked_in", team_path, bool),
-            withdrawn=read.field(team_entry, "withdrawn", team_path, bool),
-            code=_team_code(read, team_entry, team_path, as_copy),
+            number=entry.number,
+            name=entry.name,
+            city=entry.city,
+            fee_paid=entry.fee_paid,
+            side_pot=entry.side_pot,
+            checked_in=entry.checked_in,
+            withdrawn=entry.withdrawn,
+            code=_team_code(entry, team_path, as_copy),
         )
-        set_times(Team, team.pk, created_at=read.field(team_entry, "created_at", team_path, "datetime", required=False))
+        set_times(Team, team.pk, created_at=entry.created_at)
         TeamMember.objects.bulk_create(
             TeamMember(tournament=tournament, team=team, player=member, position=position)
             for position, member in enumerate(members, start=1)
         )
-        teams[number] = team
+        teams[entry.number] = team
+    return teams
+
+
+def _import_tournament(event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy) -> None:
+    slug = free_slug(Tournament, entry.slug) if as_copy else entry.slug
+    if not as_copy and Tournament.objects.filter(slug=slug).exists():
+        refuse(f"{path}.slug", f"a tournament {slug!r} is already in this database")
+    try:
+        rules = RuleSet.from_dict(entry.rules)
+    except ScoringError as error:
+        refuse(f"{path}.rules", str(error))
+    tournament = Tournament.objects.create(
+        event=event,
+        name=entry.name,
+        slug=slug,
+        rules_data=rules.to_dict(),
+        qualifying_rounds=entry.qualifying_rounds,
+        status=entry.status,
+        paper_size=entry.paper_size,
+        standings_order=entry.standings_order,
+        avoid_same_city_rounds=entry.avoid_same_city_rounds,
+        sheet_mode=entry.sheet_mode,
+    )
+    set_times(Tournament, tournament.pk, created_at=entry.created_at)
+    teams = _import_teams(tournament, entry.teams, path, player, as_copy)
 
     def team(number, where):
         if number not in teams:
-            read.fail(where, f"no team number {number!r} in this tournament")
+            refuse(where, f"no team number {number!r} in this tournament")
         return teams[number]
 
-    for a_path, item in read.entries(entry, "announcements", path):
-        announcement = Announcement.objects.create(
-            tournament=tournament,
-            text=read.field(item, "text", a_path, str),
-            expires_at=read.field(item, "expires_at", a_path, "datetime", required=False),
-        )
-        set_times(
-            Announcement, announcement.pk, created_at=read.field(item, "created_at", a_path, "datetime", required=False)
-        )
+    for item in entry.announcements:
+        announcement = Announcement.objects.create(tournament=tournament, text=item.text, expires_at=item.expires_at)
+        set_times(Announcement, announcement.pk, created_at=item.created_at)
+    import_log(entry.log, f"{path}.log", event=event, tournament=tournament, teams=team)
+    _import_seeds(tournament, entry.playoff, f"{path}.playoff", team)
+    playoff_tables: dict[str, tuple[Table, str]] = {}
+    numbers = set()
+    for r_index, round_entry in enumerate(entry.rounds):
+        r_path = f"{path}.rounds[{r_index}]"
+        if round_entry.number in numbers:
+            refuse(f"{r_path}.number", f"round {round_entry.number} appears twice")
+        numbers.add(round_entry.number)
+        _import_round(tournament, round_entry, r_path, team, player, user_pk, as_copy, playoff_tables)
+    if tournament.playoff_published_at is not None:
+        _import_bracket(tournament, playoff_tables, path)
+    elif playoff_tables:
+        refuse(f"{path}.playoff.published_at", "tables play playoff matches, but the bracket was never published")
+    _check_placings(tournament, entry.playoff.placings, f"{path}.playoff.placings")
 
-    import_log(read, entry.get("log", []), f"{path}.log", event=event, tournament=tournament, teams=team)
-    playoff = read.mapping(entry.get("playoff"), f"{path}.playoff")
-    seeds = set()
-    for s_path, seed_entry in read.entries(playoff, "seeds", f"{path}.playoff"):
-        seed = read.field(seed_entry, "seed", s_path, int, low=1, high=1024)
-        if seed in seeds:
-            read.fail(f"{s_path}.seed", f"seed {seed} appears twice")
-        seeds.add(seed)
+
+def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:
+    seeds, seeded = set(), {}
+    for index, seed_entry in enumerate(playoff.seeds):
+        s_path = f"{path}.seeds[{index}]"
+        if seed_entry.seed in seeds:
+            refuse(f"{s_path}.seed", f"seed {seed_entry.seed} appears twice")
+        seeds.add(seed_entry.seed)
+        if seed_entry.team in seeded:
+            refuse(f"{s_path}.team", f"team {seed_entry.team} is already seed {seeded[seed_entry.team]}")
+        seeded[seed_entry.team] = seed_entry.seed
         PlayoffSeed.objects.create(
-            tournament=tournament, seed=seed, team=team(seed_entry.get("team"), f"{s_path}.team")
+            tournament=tournament, seed=seed_entry.seed, team=team(seed_entry.team, f"{s_path}.team")
         )
     if seeds and seeds != set(range(1, len(seeds) + 1)):
-        read.fail(f"{path}.playoff.seeds", "the seeds must be numbered 1 to N")
-    tournament.playoff_third_place = read.field(playoff, "third_place", f"{path}.playoff", bool)
-    tournament.playoff_double = read.field(playoff, "double", f"{path}.playoff", bool)
-    tournament.playoff_published_at = read.field(playoff, "published_at", f"{path}.playoff", "datetime", required=False)
+        refuse(f"{path}.seeds", "the seeds must be numbered 1 to N")
+    tournament.playoff_third_place = playoff.third_place
+    tournament.playoff_double = playoff.double
+    tournament.playoff_published_at = playoff.published_at
     tournament.save(update_fields=["playoff_third_place", "playoff_double", "playoff_published_at"])
-    playoff_tables: dict[str, Table] = {}
-
-    numbers = set()
-    for r_path, round_entry in read.entries(entry, "rounds", path):
-        number = read.field(round_entry, "number", r_path, int, low=1, high=100)
-        if number in numbers:
-            read.fail(f"{r_path}.number", f"round {number} appears twice")
-        numbers.add(number)
-        round_ = Round.objects.create(
-            tournament=tournament,
-            number=number,
-            kind=read.field(round_entry, "kind", r_path, str, choices=Round.Kind.values),
-            label=(read.field(round_entry, "label", r_path, str, required=False) or "")[:60],
-            status=read.field(round_entry, "status", r_path, str, choices=Round.Status.values),
-            method=read.field(round_entry, "method", r_path, str, choices=Round.Method.values),
-            seed=read.field(round_entry, "seed", r_path, int, required=False),
-            published_at=read.field(round_entry, "published_at", r_path, "datetime", required=False),
-        )
-        set_times(
-            Round, round_.pk, created_at=read.field(round_entry, "created_at", r_path, "datetime", required=False)
-        )
-        in_round: dict[int, str] = {}
-
-        def seat(team_number, where, table=None, pair="", round_=round_, in_round=in_round):
-            found = team(team_number, where)
-            if found.pk in in_round:
-                read.fail(where, f"team {team_number} already plays in this round at {in_round[found.pk]}")
-            in_round[found.pk] = where
-            Seating.objects.create(round=round_, team=found, table=table, pair=pair)
-
-        for b_index, bye in enumerate(read.items(round_entry, "byes", r_path)):
-            seat(bye, f"{r_path}.byes[{b_index}]")
-        table_numbers = set()
-        for t_index, table_entry in enumerate(read.items(round_entry, "tables", r_path)):
-            t_path = f"{r_path}.tables[{t_index}]"
-            table_number = read.field(read.mapping(table_entry, t_path), "number", t_path, int, low=1, high=10000)
-            if table_number in table_numbers:
-                read.fail(f"{t_path}.number", f"table {table_number} appears twice")
-            table_numbers.add(table_number)
-            table = import_table(read, round_, table_entry, t_path, seat, player, user_pk, as_copy)
-            code = read.field(table_entry, "playoff_match", t_path, str, required=False)
-            if code:
-                playoff_tables[code] = table
-    if tournament.playoff_published_at is not None:
-        _import_bracket(read, tournament, playoff_tables, path)
-    _check_placings(read, tournament, playoff.get("placings"), f"{path}.playoff.placings")
 
 
-def _check_placings(read: Reader, tournament: Tournament, kept, path: str) -> None:
+def _import_round(tournament, entry: schema.RoundData, path, team, player, user_pk, as_copy, playoff_tables) -> None:
+    round_ = Round.objects.create(
+        tournament=tournament,
+        number=entry.number,
+        kind=entry.kind,
+        label=entry.label,
+        status=entry.status,
+        method=entry.method,
+        seed=entry.seed,
+        published_at=entry.published_at,
+    )
+    set_times(Round, round_.pk, created_at=entry.created_at)
+    in_round: dict[int, str] = {}
+
+    def seat(team_number, where, table=None, pair=""):
+        found = team(team_number, where)
+        if found.pk in in_round:
+            refuse(where, f"team {team_number} already plays in this round at {in_round[found.pk]}")
+        in_round[found.pk] = where
+        Seating.objects.create(round=round_, team=found, table=table, pair=pair)
+        return found
+
+    for index, bye in enumerate(entry.byes):
+        seat(bye, f"{path}.byes[{index}]")
+    table_numbers = set()
+    for index, table_entry in enumerate(entry.tables):
+        t_path = f"{path}.tables[{index}]"
+        if table_entry.number in table_numbers:
+            refuse(f"{t_path}.number", f"table {table_entry.number} appears twice")
+        table_numbers.add(table_entry.number)
+        if table_entry.playoff_match and entry.kind != Round.Kind.PLAYOFF:
+            refuse(f"{t_path}.playoff_match", "only a playoff round's tables play playoff matches")
+        table = import_table(round_, table_entry, t_path, seat, player, user_pk, as_copy)
+        if table_entry.playoff_match:
+            if table_entry.playoff_match in playoff_tables:
+                refuse(f"{t_path}.playoff_match", f"match {table_entry.playoff_match} has two tables")
+            playoff_tables[table_entry.playoff_match] = (table, t_path)
+
+
+def _check_placings(tournament: Tournament, kept: list[schema.PlacingData] | None, path: str) -> None:
     """The placings an archive keeps must be the ones its sheets give."""
     if kept is None:
         return
-    placings = tournament_placings(tournament)
-    given = [{"place": p.place, "shared": p.shared, "team": p.team.number} for p in placings or []]
-    if kept != given:
-        read.fail(path, "the final placings differ from the ones the sheets and the bracket give")
+    placings = tournament_placings(tournament) or []
+    given = [(p.place, p.shared, p.team.number) for p in placings]
+    if [(p.place, p.shared, p.team) for p in kept] != given:
+        refuse(path, "the final placings differ from the ones the sheets and the bracket give")
 
 
-def _import_bracket(read: Reader, tournament: Tournament, tables: dict, path: str) -> None:
-    """Rebuild the published bracket from its seeds and options, link its tables, and resolve it."""
+def _import_bracket(tournament: Tournament, tables: dict[str, tuple[Table, str]], path: str) -> None:
+    """Rebuild the published bracket from its seeds and options, link its tables, and resolve it; each
+    match's table must seat the teams the bracket gives that match."""
     seeds = tournament.playoff_seeds.count()
     if seeds < 2:
-        read.fail(f"{path}.playoff.seeds", "a published bracket needs at least two seeds")
+        refuse(f"{path}.playoff.seeds", "a published bracket needs at least two seeds")
+    seated = {code: (table.team_ns, table.team_ew) for code, (table, _) in tables.items()}
     try:
-        playoff_matches_create(tournament, seeds, tables)
+        playoff_matches_create(tournament, seeds, {code: table for code, (table, _) in tables.items()})
     except ServiceError as error:
-        read.fail(f"{path}.rounds", error.message)
-    playoff_resolve(tournament)
+        refuse(f"{path}.rounds", error.message)
+    playoff_resolve(tournament, reseat=False)
+    for match in PlayoffMatch.objects.filter(tournament=tournament, table__isnull=False).select_related(
+        "top_team", "bottom_team"
+    ):
+        north_south, east_west = seated.get(match.code, (None, None))
+        if match.code in tables and (north_south, east_west) != (match.top_team, match.bottom_team):
+            expected = " and ".join(f"#{t.number}" for t in (match.top_team, match.bottom_team) if t) or "not known yet"
+            found = " and ".join(f"#{t.number}" for t in (north_south, east_west) if t)
+            refuse(
+                f"{tables[match.code][1]}.playoff_match",
+                f"{match.label} ({match.code}) is played by {expected}; this table seats {found}",
+            )

@@ -1,8 +1,9 @@
-"""Loading a table's sheet (hands, penalties, rulings, signatures, history) and log entries from an archive."""
+"""Loading a table's sheet (hands, penalties, rulings, signatures, history) and log entries from an archive
+whose shape the schema has checked; what the schema cannot see is refused here, with its place in the file."""
 
 from django.utils import timezone
 
-from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
+from scoring import BidKind, Pair, PenaltyKind
 from tournament.errors import ServiceError
 from tournament.models import (
     Event,
@@ -15,11 +16,12 @@ from tournament.models import (
     Table,
     new_table_secret,
 )
-from tournament.services.archive.reader import Reader
+from tournament.services.archive import schema
 from tournament.services.recompute import table_recompute
-from tournament.services.sheets.hands import ENTRY_ID
 
-PAIR_OR_NONE = ["", *Pair.values()]
+
+def refuse(path: str, message: str):
+    raise ServiceError(f"{path}: {message}")
 
 
 def set_times(model, pk: int, **times) -> None:
@@ -29,186 +31,182 @@ def set_times(model, pk: int, **times) -> None:
         model.objects.filter(pk=pk).update(**present)
 
 
-def import_log(read: Reader, items, path: str, *, event: Event, tournament=None, teams=None, table=None) -> None:
+def import_log(
+    items: list[schema.LogData], path: str, *, event: Event, tournament=None, teams=None, table=None
+) -> None:
     """Log entries of the event, a tournament or a table; version 1 archives name a ``user`` instead."""
-    if not isinstance(items, list):
-        read.fail(path, "expected a list")
     entries = []
     for index, item in enumerate(items):
         where = f"{path}[{index}]"
-        read.mapping(item, where)
-        if "actor" in item:
-            actor = read.field(item, "actor", where, str, choices=LogEntry.Actor.values)
-            actor_name = read.field(item, "actor_name", where, str, required=False) or ""
+        if item.actor is not None:
+            actor, actor_name = item.actor, item.actor_name
         else:
-            actor_name = read.field(item, "user", where, str, required=False) or ""
+            actor_name = item.user or ""
             actor = LogEntry.Actor.STAFF if actor_name else LogEntry.Actor.TABLE
-        team_number = None if table is not None else read.field(item, "team", where, int, required=False)
+        if table is not None and item.version is None:
+            refuse(f"{where}.version", "a change to a sheet carries the sheet's version")
         entries.append(
             LogEntry(
                 event=event,
                 tournament=tournament,
-                round_number=table.round.number
-                if table is not None
-                else read.field(item, "round", where, int, required=False, low=1, high=100),
+                round_number=table.round.number if table is not None else item.round,
                 table=table,
                 table_number=table.number if table is not None else None,
-                version=read.field(item, "version", where, int, low=0, high=10**6) if table is not None else None,
-                team=teams(team_number, f"{where}.team") if team_number is not None else None,
-                action=read.field(item, "action", where, str, choices=LogEntry.Action.values),
-                summary=read.field(item, "summary", where, str)[:300],
-                reason=read.field(item, "reason", where, str, required=False) or "",
-                before=item.get("before"),
-                after=item.get("after"),
-                correction=read.field(item, "correction", where, bool, required=False) or False,
+                version=item.version if table is not None else None,
+                team=teams(item.team, f"{where}.team") if item.team is not None and table is None else None,
+                action=item.action,
+                summary=item.summary,
+                reason=item.reason,
+                before=item.before,
+                after=item.after,
+                correction=item.correction,
                 actor=actor,
                 actor_name=actor_name,
-                device=(read.field(item, "device", where, str, required=False) or "")[:100],
-                created_at=read.field(item, "created_at", where, "datetime", required=False) or timezone.now(),
+                device=item.device,
+                created_at=item.created_at or timezone.now(),
             )
         )
     LogEntry.objects.bulk_create(entries)
 
 
-def _import_penalty(read: Reader, table: Table, hand: Hand | None, entry, path: str, user_pk) -> None:
-    read.mapping(entry, path)
-    kind = read.field(entry, "kind", path, str, choices=PenaltyKind.values())
-    if hand is None and kind != PenaltyKind.DIRECTOR_RULING:
-        read.fail(f"{path}.kind", "only a director's ruling applies to the round as a whole")
+def _import_penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk) -> None:
+    if hand is None and entry.kind != PenaltyKind.DIRECTOR_RULING:
+        refuse(f"{path}.kind", "only a director's ruling applies to the round as a whole")
     penalty = Penalty.objects.create(
         table=table,
         hand=hand,
-        kind=kind,
-        team=read.field(entry, "team", path, str, choices=Pair.values()),
-        count=read.field(entry, "count", path, int, low=1, high=13),
-        choice=read.field(entry, "choice", path, str, choices=["", *BidOutOfTurnChoice.values()]),
-        before_bidding=read.field(entry, "before_bidding", path, bool),
-        points=read.field(entry, "points", path, int, low=-1000, high=1000),
-        reason=read.field(entry, "reason", path, str, required=False) or "",
-        created_by_id=user_pk(read.field(entry, "created_by", path, str, required=False)),
+        kind=entry.kind,
+        team=entry.team,
+        count=entry.count,
+        choice=entry.choice,
+        before_bidding=entry.before_bidding,
+        points=entry.points,
+        reason=entry.reason,
+        created_by_id=user_pk(entry.created_by),
     )
-    set_times(Penalty, penalty.pk, created_at=read.field(entry, "created_at", path, "datetime", required=False))
+    set_times(Penalty, penalty.pk, created_at=entry.created_at)
 
 
-def import_table(read: Reader, round_: Round, entry: dict, path: str, seat, player, user_pk, as_copy: bool) -> Table:
-    secret = read.field(entry, "secret", path, str)
-    if as_copy:
-        secret = new_table_secret()
-    elif not secret or Table.objects.filter(secret=secret).exists():
-        read.fail(f"{path}.secret", "this table's private link is missing or already used in this database")
+def _check_hand(entry: schema.HandData, path: str) -> None:
+    played = entry.bid_level is not None
+    if played != (entry.bidder != "") or played != (entry.bid_kind != "") or played != (entry.books is not None):
+        refuse(path, "a played hand has a bidder, a bid and books; a re-deal has none of them")
+    if not played and (entry.trump_suit or entry.direction):
+        refuse(path, "a re-deal has no trump suit or direction")
+    if entry.bid_kind == BidKind.NO_TRUMP and entry.trump_suit:
+        refuse(f"{path}.trump_suit", "a no-trump bid has no trump suit")
+    if played and entry.bid_kind != BidKind.NO_TRUMP and entry.direction:
+        refuse(f"{path}.direction", "only a no-trump bid names a direction")
+
+
+def import_table(round_: Round, entry: schema.TableData, path: str, seat, player, user_pk, as_copy: bool) -> Table:
+    secret = new_table_secret() if as_copy else entry.secret
+    if not as_copy and Table.objects.filter(secret=secret).exists():
+        refuse(f"{path}.secret", "this table's private link is already used in this database")
+    if round_.status == Round.Status.DRAFT and (entry.hands or entry.rulings or entry.signatures or entry.locked_at):
+        refuse(path, "a table of a draft round has no sheet yet: its round was never published")
     table = Table.objects.create(
         round=round_,
-        number=entry["number"],
-        sitting_pair=read.field(entry, "sitting_pair", path, str, choices=Pair.values()),
+        number=entry.number,
+        sitting_pair=entry.sitting_pair,
         secret=secret,
-        version=read.field(entry, "version", path, int, low=0, high=10**6),
-        first_dealer=read.field(entry, "first_dealer", path, str, choices=["", *Seat.values()]),
-        locked_at=read.field(entry, "locked_at", path, "datetime", required=False),
-        disputed_at=read.field(entry, "disputed_at", path, "datetime", required=False),
-        dispute_note=read.field(entry, "dispute_note", path, str, required=False) or "",
+        version=entry.version,
+        first_dealer=entry.first_dealer,
+        locked_at=entry.locked_at,
+        disputed_at=entry.disputed_at,
+        dispute_note=entry.dispute_note,
     )
-    seat(read.field(entry, "north_south", path, int), f"{path}.north_south", table, Pair.NORTH_SOUTH)
-    seat(read.field(entry, "east_west", path, int), f"{path}.east_west", table, Pair.EAST_WEST)
-    sequences = set()
-    entry_ids = set()
-    for h_path, hand_entry in read.entries(entry, "hands", path):
-        sequence = read.field(hand_entry, "sequence", h_path, int, low=1, high=100)
-        if sequence in sequences:
-            read.fail(f"{h_path}.sequence", f"hand sequence {sequence} appears twice")
-        sequences.add(sequence)
-        level = read.field(hand_entry, "bid_level", h_path, int, required=False, low=1, high=7)
-        fields = {
-            "bidder": read.field(hand_entry, "bidder", h_path, str, choices=["", *Seat.values()]),
-            "bid_kind": read.field(hand_entry, "bid_kind", h_path, str, choices=["", *BidKind.values()]),
-            "books": read.field(hand_entry, "books", h_path, int, required=False, low=0, high=13),
-            "by_staff": read.field(hand_entry, "by_staff", h_path, bool, required=False) or False,
-            "entered_by": read.field(
-                hand_entry, "entered_by", h_path, str, required=False, choices=["", *Pair.values()]
-            )
-            or "",
-            "entry_id": read.field(hand_entry, "entry_id", h_path, str, required=False) or "",
-            "accepted_at": read.field(hand_entry, "accepted_at", h_path, "datetime", required=False),
-        }
-        if fields["entry_id"] and not ENTRY_ID.fullmatch(fields["entry_id"]):
-            read.fail(f"{h_path}.entry_id", "expected up to 40 letters, digits, - or _")
-        if fields["entry_id"] and fields["entry_id"] in entry_ids:
-            read.fail(f"{h_path}.entry_id", f"entry {fields['entry_id']!r} appears twice at this table")
-        entry_ids.add(fields["entry_id"])
-        if (
-            (level is None) != (fields["bidder"] == "")
-            or (level is None) != (fields["bid_kind"] == "")
-            or (level is None) != (fields["books"] is None)
-        ):
-            read.fail(h_path, "a played hand has a bidder, a bid and books; a re-deal has none of them")
+    teams = {
+        Pair.NORTH_SOUTH: seat(entry.north_south, f"{path}.north_south", table, Pair.NORTH_SOUTH),
+        Pair.EAST_WEST: seat(entry.east_west, f"{path}.east_west", table, Pair.EAST_WEST),
+    }
+    sequences, entry_ids = set(), set()
+    for index, hand_entry in enumerate(entry.hands):
+        h_path = f"{path}.hands[{index}]"
+        if hand_entry.sequence in sequences:
+            refuse(f"{h_path}.sequence", f"hand sequence {hand_entry.sequence} appears twice")
+        sequences.add(hand_entry.sequence)
+        if hand_entry.entry_id and hand_entry.entry_id in entry_ids:
+            refuse(f"{h_path}.entry_id", f"entry {hand_entry.entry_id!r} appears twice at this table")
+        entry_ids.add(hand_entry.entry_id)
+        _check_hand(hand_entry, h_path)
         hand = Hand.objects.create(
             table=table,
-            sequence=sequence,
-            dealer=read.field(hand_entry, "dealer", h_path, str, choices=Seat.values()),
-            misdeal=read.field(hand_entry, "misdeal", h_path, bool),
-            bid_level=level,
-            trump_suit=read.field(hand_entry, "trump_suit", h_path, str, choices=["", *Suit.values()]),
-            direction=read.field(hand_entry, "direction", h_path, str, choices=["", *Direction.values()]),
-            **fields,
+            sequence=hand_entry.sequence,
+            dealer=hand_entry.dealer,
+            misdeal=hand_entry.misdeal,
+            bidder=hand_entry.bidder,
+            bid_level=hand_entry.bid_level,
+            bid_kind=hand_entry.bid_kind,
+            trump_suit=hand_entry.trump_suit,
+            direction=hand_entry.direction,
+            books=hand_entry.books,
+            by_staff=hand_entry.by_staff,
+            entered_by=hand_entry.entered_by,
+            entry_id=hand_entry.entry_id,
+            accepted_at=hand_entry.accepted_at,
         )
-        set_times(Hand, hand.pk, created_at=read.field(hand_entry, "created_at", h_path, "datetime", required=False))
-        for p_index, penalty in enumerate(read.items(hand_entry, "penalties", h_path)):
-            _import_penalty(read, table, hand, penalty, f"{h_path}.penalties[{p_index}]", user_pk)
-    for index, ruling in enumerate(read.items(entry, "rulings", path)):
-        _import_penalty(read, table, None, ruling, f"{path}.rulings[{index}]", user_pk)
-    pairs = set()
-    for s_path, signature in read.entries(entry, "signatures", path):
-        pair = read.field(signature, "pair", s_path, str, choices=Pair.values())
-        if pair in pairs:
-            read.fail(f"{s_path}.pair", "a team signs once")
-        pairs.add(pair)
-        created = Signature.objects.create(
-            table=table,
-            pair=pair,
-            player=player(signature.get("player"), f"{s_path}.player"),
-            device=(read.field(signature, "device", s_path, str, required=False) or "")[:100],
-        )
-        set_times(
-            Signature, created.pk, signed_at=read.field(signature, "signed_at", s_path, "datetime", required=False)
-        )
-    _import_submissions(read, table, entry.get("submissions", []), f"{path}.submissions")
+        set_times(Hand, hand.pk, created_at=hand_entry.created_at)
+        for p_index, penalty in enumerate(hand_entry.penalties):
+            _import_penalty(table, hand, penalty, f"{h_path}.penalties[{p_index}]", user_pk)
+    for index, ruling in enumerate(entry.rulings):
+        _import_penalty(table, None, ruling, f"{path}.rulings[{index}]", user_pk)
+    _import_signatures(table, entry, path, teams, player)
+    _import_submissions(table, entry.submissions, f"{path}.submissions")
     import_log(
-        read,
-        read.items(entry, "changes", path),
-        f"{path}.changes",
-        event=round_.tournament.event,
-        tournament=round_.tournament,
-        table=table,
+        entry.changes, f"{path}.changes", event=round_.tournament.event, tournament=round_.tournament, table=table
     )
     try:
         table_recompute(table)
     except ServiceError as error:
-        read.fail(path, f"the rules refuse this sheet: {error.message}")
+        refuse(path, f"the rules refuse this sheet: {error.message}")
     table.refresh_from_db()
+    signed = set(table.signatures.values_list("pair", flat=True))
+    if table.locked_at is not None and not table.complete:
+        refuse(f"{path}.locked_at", f"the sheet is locked after {table.hands_played} hands: the round is not complete")
+    if table.locked_at is not None and signed != {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
+        refuse(f"{path}.locked_at", "a locked sheet is signed by both teams")
+    if table.locked_at is None and signed == {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
+        refuse(f"{path}.locked_at", "both teams signed, so the sheet is locked: locked_at is missing")
     return table
 
 
-def _import_submissions(read: Reader, table: Table, items, path: str) -> None:
-    """Blind double entries still waiting for the other team's (archive version 2)."""
-    if not isinstance(items, list):
-        read.fail(path, "expected a list")
+def _import_signatures(table: Table, entry: schema.TableData, path: str, teams: dict, player) -> None:
+    """Each team signs once, by one of its own two players."""
+    pairs = set()
+    for index, signature in enumerate(entry.signatures):
+        s_path = f"{path}.signatures[{index}]"
+        if signature.pair in pairs:
+            refuse(f"{s_path}.pair", "a team signs once")
+        pairs.add(signature.pair)
+        signer = player(signature.player, f"{s_path}.player")
+        team = teams[signature.pair]
+        if signer.pk not in {member.player_id for member in team.memberships.all()}:
+            refuse(f"{s_path}.player", f"{signer.name} is not a player of team #{team.number} ({signature.pair})")
+        created = Signature.objects.create(table=table, pair=signature.pair, player=signer, device=signature.device)
+        set_times(Signature, created.pk, signed_at=signature.signed_at)
+
+
+def _import_submissions(table: Table, items: list[schema.SubmissionData], path: str) -> None:
+    """Blind double entries still waiting for the other team's (archive version 2 on)."""
+    entered = set()
     for index, item in enumerate(items):
-        where = f"{path}[{index}]"
-        read.mapping(item, where)
+        if (item.pair, item.sequence) in entered:
+            refuse(f"{path}[{index}]", f"{item.pair} entered deal {item.sequence} twice")
+        entered.add((item.pair, item.sequence))
         created = HandSubmission.objects.create(
             table=table,
-            pair=read.field(item, "pair", where, str, choices=Pair.values()),
-            sequence=read.field(item, "sequence", where, int, low=1, high=100),
-            dealer=read.field(item, "dealer", where, str, choices=Seat.values()),
-            redeal_reason=read.field(item, "redeal_reason", where, str, choices=["", *RedealReason.values()]),
-            redeal_team=read.field(item, "redeal_team", where, str, choices=["", *Pair.values()]),
-            bidder=read.field(item, "bidder", where, str, choices=["", *Seat.values()]),
-            bid_level=read.field(item, "bid_level", where, int, required=False, low=1, high=7),
-            bid_kind=read.field(item, "bid_kind", where, str, choices=["", *BidKind.values()]),
-            trump_suit=read.field(item, "trump_suit", where, str, choices=["", *Suit.values()]),
-            direction=read.field(item, "direction", where, str, choices=["", *Direction.values()]),
-            books=read.field(item, "books", where, int, required=False, low=0, high=13),
-            device=(read.field(item, "device", where, str, required=False) or "")[:100],
+            pair=item.pair,
+            sequence=item.sequence,
+            dealer=item.dealer,
+            redeal_reason=item.redeal_reason,
+            redeal_team=item.redeal_team,
+            bidder=item.bidder,
+            bid_level=item.bid_level,
+            bid_kind=item.bid_kind,
+            trump_suit=item.trump_suit,
+            direction=item.direction,
+            books=item.books,
+            device=item.device,
         )
-        set_times(
-            HandSubmission, created.pk, created_at=read.field(item, "created_at", where, "datetime", required=False)
-        )
+        set_times(HandSubmission, created.pk, created_at=item.created_at)

@@ -1,0 +1,245 @@
+"""The event archive's format, as one schema (pydantic): types, bounds and keys.
+
+A key the schema does not know is refused (a typo would otherwise change a file's meaning), as are values
+of the wrong type, text longer than the database keeps, and numbers outside what the rules allow. What
+depends on several parts of the file (a locked sheet has all its hands and both signatures, a signature
+is by a player of that team...) is checked while loading (``load.py``). ``docs/archive.md`` shows the
+JSON Schema this generates (``manage.py archive_schema``).
+"""
+
+import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, Strict, StringConstraints
+
+from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
+from tournament.models import STANDINGS_ORDERS, LogEntry, Round, Tournament
+
+FORMAT = "bidwhist-event-archive"
+VERSION = 3
+READS = (1, 2, VERSION)
+
+
+def text(longest: int, *, needed: bool = False):
+    """Text of at most ``longest`` characters (the database's own limit); ``needed``: not blank."""
+    return Annotated[str, StringConstraints(max_length=longest, min_length=1 if needed else 0)]
+
+
+def number(low: int, high: int):
+    return Annotated[int, Field(ge=low, le=high)]
+
+
+def one_of(*values: str):
+    return Literal[values]  # type: ignore[valid-type]
+
+
+Time = Annotated[datetime.datetime, Strict(False)]
+Day = Annotated[datetime.date, Strict(False)]
+Slug = Annotated[str, StringConstraints(pattern=r"^[-a-zA-Z0-9_]+$", max_length=80)]
+SeatName = one_of(*Seat.values())
+SeatOrNone = one_of("", *Seat.values())
+PairName = one_of(*Pair.values())
+PairOrNone = one_of("", *Pair.values())
+PlayerId = number(1, 1_000_000)
+TeamNumber = number(1, 9999)
+
+
+class Part(BaseModel):
+    """Every part of the archive: unknown keys refused, no type coerced (a number must be a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class LogData(Part):
+    """An entry of an action log. A table's entries carry ``version``; the others ``round`` and ``team``.
+    Version 1 archives name a ``user`` instead of ``actor`` and ``actor_name``."""
+
+    action: one_of(*LogEntry.Action.values)
+    summary: text(300, needed=True)
+    reason: str = ""
+    before: JsonValue = None
+    after: JsonValue = None
+    correction: bool = False
+    actor: one_of(*LogEntry.Actor.values) | None = None
+    actor_name: text(150) = ""
+    user: text(150) | None = None
+    device: text(100) = ""
+    created_at: Time | None = None
+    version: number(0, 1_000_000) | None = None
+    round: number(1, 100) | None = None
+    team: TeamNumber | None = None
+
+
+class EventData(Part):
+    name: text(120, needed=True)
+    slug: Slug
+    venue: text(160) = ""
+    starts_on: Day
+    ends_on: Day
+    created_at: Time | None = None
+
+
+class PlayerData(Part):
+    id: PlayerId
+    name: text(120, needed=True)
+    city: text(120) = ""
+    phone: text(40) = ""
+
+
+class SeedData(Part):
+    seed: number(1, 1024)
+    team: TeamNumber
+
+
+class PlacingData(Part):
+    place: number(1, 10_000)
+    shared: bool
+    team: TeamNumber
+
+
+class PlayoffData(Part):
+    third_place: bool
+    double: bool
+    published_at: Time | None = None
+    seeds: list[SeedData] = []
+    placings: list[PlacingData] | None = None
+
+
+class TeamData(Part):
+    number: TeamNumber
+    name: text(160) = ""
+    city: text(120) = ""
+    players: Annotated[list[PlayerId], Field(min_length=2, max_length=2)]
+    fee_paid: bool
+    side_pot: bool
+    checked_in: bool
+    withdrawn: bool
+    code: text(12) | None = None
+    created_at: Time | None = None
+
+
+class AnnouncementData(Part):
+    text: text(280, needed=True)
+    created_at: Time | None = None
+    expires_at: Time | None = None
+
+
+class PenaltyData(Part):
+    kind: one_of(*PenaltyKind.values())
+    team: PairName
+    count: number(1, 13)
+    choice: one_of("", *BidOutOfTurnChoice.values())
+    before_bidding: bool
+    points: number(-1000, 1000)
+    reason: str = ""
+    created_by: text(150) | None = None
+    created_at: Time | None = None
+
+
+class HandData(Part):
+    """A deal of the sheet: a played hand (bidder, bid, books) or a re-deal (none of them)."""
+
+    sequence: number(1, 100)
+    dealer: SeatName
+    misdeal: bool
+    bidder: SeatOrNone
+    bid_level: number(1, 7) | None
+    bid_kind: one_of("", *BidKind.values())
+    trump_suit: one_of("", *Suit.values())
+    direction: one_of("", *Direction.values())
+    books: number(0, 13) | None
+    by_staff: bool = False
+    entered_by: PairOrNone = ""
+    entry_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{0,40}$")] = ""
+    accepted_at: Time | None = None
+    created_at: Time | None = None
+    penalties: list[PenaltyData] = []
+
+
+class SignatureData(Part):
+    pair: PairName
+    player: PlayerId
+    device: text(100) = ""
+    signed_at: Time | None = None
+
+
+class SubmissionData(Part):
+    """A team's own entry of a deal (blind double entry) still waiting for the other team's."""
+
+    pair: PairName
+    sequence: number(1, 100)
+    dealer: SeatName
+    redeal_reason: one_of("", *RedealReason.values())
+    redeal_team: PairOrNone
+    bidder: SeatOrNone
+    bid_level: number(1, 7) | None
+    bid_kind: one_of("", *BidKind.values())
+    trump_suit: one_of("", *Suit.values())
+    direction: one_of("", *Direction.values())
+    books: number(0, 13) | None
+    device: text(100) = ""
+    created_at: Time | None = None
+
+
+class TableData(Part):
+    """A table of a round: its teams, its sheet and the sheet's history. ``playoff_match`` names the
+    bracket's match the table plays (W1-1, L2-1, 3P, GF, GF2: see docs/archive.md)."""
+
+    number: number(1, 999)
+    north_south: TeamNumber
+    east_west: TeamNumber
+    sitting_pair: PairName
+    secret: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+    version: number(0, 1_000_000)
+    first_dealer: SeatOrNone
+    locked_at: Time | None = None
+    disputed_at: Time | None = None
+    dispute_note: text(300) = ""
+    playoff_match: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9-]{1,10}$")] | None = None
+    hands: list[HandData] = []
+    rulings: list[PenaltyData] = []
+    signatures: list[SignatureData] = []
+    submissions: list[SubmissionData] = []
+    changes: list[LogData] = []
+
+
+class RoundData(Part):
+    number: number(1, 100)
+    kind: one_of(*Round.Kind.values)
+    label: text(60) = ""
+    status: one_of(*Round.Status.values)
+    method: one_of(*Round.Method.values)
+    seed: number(0, 10**12) | None = None
+    created_at: Time | None = None
+    published_at: Time | None = None
+    byes: list[TeamNumber] = []
+    tables: list[TableData] = []
+
+
+class TournamentData(Part):
+    name: text(120, needed=True)
+    slug: Slug
+    rules: dict[str, JsonValue]
+    qualifying_rounds: number(1, 20)
+    status: one_of(*Tournament.Status.values)
+    paper_size: one_of(*Tournament.PaperSize.values)
+    standings_order: one_of(*(key for key, _ in STANDINGS_ORDERS))
+    avoid_same_city_rounds: number(0, 20)
+    sheet_mode: one_of(*Tournament.SheetMode.values) = Tournament.SheetMode.SIGN.value
+    created_at: Time | None = None
+    playoff: PlayoffData
+    teams: list[TeamData] = []
+    announcements: list[AnnouncementData] = []
+    log: list[LogData] = []
+    rounds: list[RoundData] = []
+
+
+class Archive(Part):
+    """A whole event: its players, its tournaments with every sheet, and every action log."""
+
+    format: Literal["bidwhist-event-archive"]
+    version: Literal[1, 2, 3]
+    event: EventData
+    players: list[PlayerData] = []
+    log: list[LogData] = []
+    tournaments: list[TournamentData] = []
