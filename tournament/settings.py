@@ -115,12 +115,34 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Many phones save at once at a venue: WAL lets readers work during a write, the busy
     # timeout makes a writer wait its turn, and IMMEDIATE transactions take the write lock up
     # front so two saves queue instead of failing with "database is locked".
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         # FULL: a hand the phone was told is saved is on disk before the answer goes out (power cuts).
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+    }
+
+# The public pages' renderings, shared by every worker: in the database by default (a laptop, or one
+# server), in Redis with CACHE_URL=redis://host:6379/0 (several app servers; pip install redis), or in a
+# folder with CACHE_URL=file:///var/tmp/whist-cache (one machine). Never per-process memory.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+elif CACHE_URL.startswith("file://"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": CACHE_URL.removeprefix("file://"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "tournament_page_cache",
+            "TIMEOUT": 6 * 3600,
+            "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
+        }
     }
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -81,6 +81,9 @@ class Tournament(models.Model):
         default=2, help_text="In this many first rounds, draws keep teams of one city or club apart where possible."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    results_version = models.PositiveBigIntegerField(
+        default=0, help_text="Goes up with every logged change: the public pages' cached renderings key on it."
+    )
 
     class Meta:
         ordering = ["event", "created_at", "pk"]

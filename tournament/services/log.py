@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from django.db.models import F
+
 from tournament.models import Event, LogEntry, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
 
@@ -64,6 +66,18 @@ def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) 
     return default
 
 
+UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED}
+
+
+def results_bump(*, event: Event | None, tournament: Tournament | None) -> None:
+    """A logged change may change what the public pages show: their cached renderings are dropped (a new
+    version) for the tournament, or for every tournament of the event when no tournament is named."""
+    if tournament is not None:
+        Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+    elif event is not None:
+        Tournament.objects.filter(event=event).update(results_version=F("results_version") + 1)
+
+
 def log_write(
     *,
     actor: Actor,
@@ -87,6 +101,8 @@ def log_write(
         tournament = tournament or team.tournament
     if tournament is not None:
         event = event or tournament.event
+    if action not in UNSEEN_ACTIONS:
+        results_bump(event=event, tournament=tournament)
     return LogEntry.objects.create(
         event=event,
         tournament=tournament,

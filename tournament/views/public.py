@@ -6,6 +6,7 @@ from django_tables2 import RequestConfig
 from tournament import selectors
 from tournament.selectors.standings import tournament_standings
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
+from tournament.views.cache import public_page
 
 PLACINGS_ON_HOME = 8
 PROJECTOR_SECONDS = 15
@@ -53,10 +54,10 @@ def _placings_listing(request, tournament, placings):
     return listing
 
 
-def standings(request, slug):
+@public_page
+def standings(request, tournament):
     """The standings, and the final placings once the playoff is decided; both export as CSV or XLSX
     (?_export=csv, with &listing=placings for the placings)."""
-    tournament = selectors.tournament_get(slug)
     placings = selectors.tournament_placings(tournament)
     export_format = request.GET.get("_export")
     if SafeExport.is_valid_format(export_format):
@@ -75,8 +76,8 @@ def standings(request, slug):
     return render(request, "public/standings.html", context)
 
 
-def standings_fragment(request, slug):
-    tournament = selectors.tournament_get(slug)
+@public_page
+def standings_fragment(request, tournament):
     return render(
         request,
         "public/_standings.html",
@@ -95,18 +96,18 @@ def _draw_context(request, tournament):
     )
 
 
-def draw(request, slug):
-    tournament = selectors.tournament_get(slug)
+@public_page
+def draw(request, tournament):
     return render(request, "public/draw.html", _draw_context(request, tournament))
 
 
-def draw_fragment(request, slug):
-    tournament = selectors.tournament_get(slug)
+@public_page
+def draw_fragment(request, tournament):
     return render(request, "public/_draw.html", _draw_context(request, tournament))
 
 
-def team(request, slug, number):
-    tournament = selectors.tournament_get(slug)
+@public_page
+def team(request, tournament, number):
     team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
     context = _tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
     return render(request, "public/team.html", context)
@@ -117,10 +118,10 @@ def _seconds_per_page(request) -> int:
     return min(max(int(value), 4), 120) if value.isdigit() and len(value) < 4 else PROJECTOR_SECONDS
 
 
-def projector(request, slug):
+@public_page
+def projector(request, tournament):
     """For a screen in the hall: the final placings, the standings, the round's tables and the playoff,
     each as pages of large lines that turn by themselves (?seconds=N per page)."""
-    tournament = selectors.tournament_get(slug)
     current = selectors.round_current(tournament)
     tables = selectors.round_tables(current) if current else []
     context = _tournament_context(
@@ -145,11 +146,11 @@ def _bracket_context(tournament):
     )
 
 
-def bracket(request, slug):
-    tournament = selectors.tournament_get(slug)
+@public_page
+def bracket(request, tournament):
     return render(request, "public/bracket.html", _bracket_context(tournament))
 
 
-def bracket_fragment(request, slug):
-    tournament = selectors.tournament_get(slug)
+@public_page
+def bracket_fragment(request, tournament):
     return render(request, "public/_bracket.html", _bracket_context(tournament))

@@ -35,7 +35,12 @@ class HandEntry:
     out_of_turn: bool = False
 
 
-def hand_snapshot(hand: Hand) -> dict:
+def hand_snapshot(hand: Hand, *, out_of_turn: bool | None = None) -> dict:
+    """A hand's entries for the history; ``out_of_turn`` when known, else read from its penalties."""
+    if out_of_turn is None:
+        out_of_turn = hand.pk is not None and any(
+            p.kind == PenaltyKind.DEAL_OUT_OF_TURN and not p.before_bidding for p in hand.penalties.all()
+        )
     return {
         "hand_number": hand.hand_number,
         "dealer": hand.dealer,
@@ -46,11 +51,7 @@ def hand_snapshot(hand: Hand) -> dict:
         "direction": hand.direction,
         "books": hand.books,
         "misdeal": hand.misdeal,
-        "out_of_turn": any(
-            p.kind == PenaltyKind.DEAL_OUT_OF_TURN and not p.before_bidding for p in hand.penalties.all()
-        )
-        if hand.pk
-        else False,
+        "out_of_turn": out_of_turn,
     }
 
 
@@ -254,12 +255,16 @@ def hand_record(
         )
         apply_entry(hand, checked)
         hand.save()
-        _mark_out_of_turn(table, hand, checked, actor)
-        table.submissions.filter(sequence=hand.sequence).delete()
+        if checked.out_of_turn:
+            _mark_out_of_turn(table, hand, checked, actor)
+        if table.round.tournament.sheet_mode == Tournament.SheetMode.DOUBLE:
+            table.submissions.filter(sequence=hand.sequence).delete()
         return Change(
             LogEntry.Action.HAND_ADDED,
             lambda: f"Hand {hand.hand_number}: {hand.bid_text} by {Seat(hand.bidder).label}, {hand.books} books",
-            after=lambda: hand_snapshot(hand) | ({"entry_id": entry_id} if entry_id else {}),
+            after=lambda: (
+                hand_snapshot(hand, out_of_turn=checked.out_of_turn) | ({"entry_id": entry_id} if entry_id else {})
+            ),
             result=hand,
         )
 

@@ -153,6 +153,7 @@ def sheet_write(
     table = locked_table(table, version)
     correction = correction_check(table, actor, reason, reason_field) if scored else False
     winner_before = table.winner_pair if table.signed else None
+    was_complete = table.complete
     change = edit(table, correction)
     if change is None:
         return None
@@ -162,7 +163,8 @@ def sheet_write(
     if correction and table.winner_pair != winner_before:
         _result_reversal_check(table, actor, director_ruling)
         change.summary += "; the director's ruling changes the result"
-    if change.voids_signatures:
+    if change.voids_signatures and was_complete:
+        # Only a complete sheet is signed: an incomplete one has no signature to void.
         _void_signatures(table, actor)
     entry = _history(table, actor, change, reason=reason, correction=correction)
     playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=confirm_knock_on)

@@ -127,24 +127,10 @@ class TablePage:
         self.round = self.table.round
         self.tournament = self.round.tournament
         self.rules = self.tournament.rules
-        actor = request_actor(request)
-        self.staff = actor.is_staff
-        self.director = actor.is_director
+        self.actor = request_actor(request)
+        self.staff = self.actor.is_staff
+        self.director = self.actor.is_director
         self.seats = selectors.table_seats(self.table)
-        sheet = selectors.table_sheet(self.table)
-        self.hands = sheet.hands
-        self.rulings = sheet.rulings
-        self.signatures = sheet.signatures
-        self.submissions = list(self.table.submissions.order_by("sequence", "pair"))
-        self.changeable_hands = {hand.pk for hand in self.hands if may_change(actor, hand)}
-        self.removable_hands = {
-            hand.pk
-            for hand in self.hands
-            if hand.pk in self.changeable_hands and all(may_change(actor, p) for p in hand.penalties.all())
-        }
-        self.changeable_penalties = {
-            penalty.pk for penalty in self.all_penalties() if may_change(actor, penalty) and penalty.removable
-        }
         kept = request.session.get(REFUSED) if request.method == "GET" else None
         self.refused = kept if kept and kept.get("secret") == secret else None
         if self.refused:
@@ -153,6 +139,44 @@ class TablePage:
         self.undo = undo if undo and undo["secret"] == secret and undo["version"] == self.table.version else None
         card = request.session.get(CARDS, {}).get(secret)
         self.home = reverse("table_card", args=[card]) if card else reverse("table", args=[secret])
+
+    # The sheet is read only when the page shows it: a save reads the table and its seats, nothing more.
+
+    @cached_property
+    def sheet(self):
+        return selectors.table_sheet(self.table)
+
+    @property
+    def hands(self) -> list:
+        return self.sheet.hands
+
+    @property
+    def rulings(self) -> list:
+        return self.sheet.rulings
+
+    @property
+    def signatures(self) -> dict:
+        return self.sheet.signatures
+
+    @cached_property
+    def submissions(self) -> list:
+        return list(self.table.submissions.order_by("sequence", "pair"))
+
+    @cached_property
+    def changeable_hands(self) -> set[int]:
+        return {hand.pk for hand in self.hands if may_change(self.actor, hand)}
+
+    @cached_property
+    def removable_hands(self) -> set[int]:
+        return {
+            hand.pk
+            for hand in self.hands
+            if hand.pk in self.changeable_hands and all(may_change(self.actor, p) for p in hand.penalties.all())
+        }
+
+    @cached_property
+    def changeable_penalties(self) -> set[int]:
+        return {p.pk for p in self.all_penalties() if may_change(self.actor, p) and p.removable}
 
     def all_penalties(self) -> list:
         return [penalty for hand in self.hands for penalty in hand.penalties.all()] + self.rulings
