@@ -192,16 +192,15 @@ def round_draw(
         raise ServiceError(f"{method!r} is not a draw method for this round.", field="method")
 
     round_ = Round.objects.create(tournament=tournament, number=number, method=method, seed=seed)
-    for table_number, (north_south, east_west) in enumerate(tables, start=1):
-        table = Table.objects.create(round=round_, number=table_number)
-        Seating.objects.bulk_create(
-            [
-                Seating(round=round_, team=north_south, table=table, pair=Pair.NORTH_SOUTH),
-                Seating(round=round_, team=east_west, table=table, pair=Pair.EAST_WEST),
-            ]
-        )
+    created = Table.objects.bulk_create(Table(round=round_, number=n) for n in range(1, len(tables) + 1))
+    seatings = [
+        Seating(round=round_, team=team, table=table, pair=pair)
+        for table, teams in zip(created, tables, strict=True)
+        for team, pair in zip(teams, (Pair.NORTH_SOUTH, Pair.EAST_WEST), strict=True)
+    ]
     if bye is not None:
-        Seating.objects.create(round=round_, team=bye)
+        seatings.append(Seating(round=round_, team=bye))
+    Seating.objects.bulk_create(seatings)
     seed_text = f" with seed {seed}" if seed is not None else ""
     _log_round(
         round_,

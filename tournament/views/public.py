@@ -1,6 +1,6 @@
 """Pages for players and spectators: no login, phone-first, nothing private."""
 
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
 from tournament import selectors
@@ -58,6 +58,9 @@ def _placings_listing(request, tournament, placings):
 def standings(request, tournament):
     """The standings, and the final placings once the playoff is decided; both export as CSV or XLSX
     (?_export=csv, with &listing=placings for the placings)."""
+    jump = request.GET.get("team", "")
+    if jump.isdigit() and len(jump) < 5:
+        return redirect(f"{request.path}#team-{int(jump)}")
     placings = selectors.tournament_placings(tournament)
     export_format = request.GET.get("_export")
     if SafeExport.is_valid_format(export_format):

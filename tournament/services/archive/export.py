@@ -4,9 +4,10 @@ import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Prefetch
 
 from scoring import Pair
-from tournament.models import Event, LogEntry, Penalty, Tournament
+from tournament.models import Event, Hand, HandSubmission, LogEntry, Penalty, Signature, Table, Tournament
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive.schema import FORMAT, VERSION
 
@@ -134,9 +135,32 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
         ],
         "rounds": [
             _round(round_, users, player_ids, team_numbers, playoff_codes)
-            for round_ in tournament.rounds.order_by("number")
+            for round_ in tournament.rounds.order_by("number").prefetch_related("seatings", _tables())
         ],
     }
+
+
+def _tables() -> Prefetch:
+    """Every table of the rounds with all its sheet holds, in a fixed number of queries for any field."""
+    return Prefetch(
+        "tables",
+        queryset=Table.objects.order_by("number").prefetch_related(
+            Prefetch(
+                "hands",
+                queryset=Hand.objects.order_by("sequence").prefetch_related(
+                    Prefetch("penalties", queryset=Penalty.objects.order_by("created_at", "pk"))
+                ),
+            ),
+            Prefetch(
+                "penalties",
+                queryset=Penalty.objects.filter(hand__isnull=True).order_by("created_at", "pk"),
+                to_attr="round_rulings",
+            ),
+            Prefetch("signatures", queryset=Signature.objects.order_by("pair")),
+            Prefetch("submissions", queryset=HandSubmission.objects.order_by("sequence", "pair")),
+            Prefetch("changes", queryset=LogEntry.objects.order_by("version", "pk")),
+        ),
+    )
 
 
 def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_codes: dict) -> dict:
@@ -146,7 +170,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
         if seating.table_id:
             by_table.setdefault(seating.table_id, {})[seating.pair] = team_numbers[seating.team_id]
     tables = []
-    for table in round_.tables.order_by("number"):
+    for table in round_.tables.all():
         hands = [
             {
                 "sequence": hand.sequence,
@@ -163,11 +187,9 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "entry_id": hand.entry_id,
                 "accepted_at": _time(hand.accepted_at),
                 "created_at": _time(hand.created_at),
-                "penalties": [
-                    _penalty(p, users) for p in sorted(hand.penalties.all(), key=lambda p: (p.created_at, p.pk))
-                ],
+                "penalties": [_penalty(p, users) for p in hand.penalties.all()],
             }
-            for hand in table.hands.order_by("sequence").prefetch_related("penalties")
+            for hand in table.hands.all()
         ]
         tables.append(
             {
@@ -183,9 +205,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "dispute_note": table.dispute_note,
                 "playoff_match": playoff_codes.get(table.pk),
                 "hands": hands,
-                "rulings": [
-                    _penalty(p, users) for p in table.penalties.filter(hand__isnull=True).order_by("created_at", "pk")
-                ],
+                "rulings": [_penalty(p, users) for p in table.round_rulings],
                 "signatures": [
                     {
                         "pair": s.pair,
@@ -193,7 +213,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                         "device": s.device,
                         "signed_at": _time(s.signed_at),
                     }
-                    for s in table.signatures.order_by("pair")
+                    for s in table.signatures.all()
                 ],
                 "submissions": [
                     {
@@ -203,9 +223,9 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                         "device": sub.device,
                         "created_at": _time(sub.created_at),
                     }
-                    for sub in table.submissions.order_by("sequence", "pair")
+                    for sub in table.submissions.all()
                 ],
-                "changes": [log_entry_data(entry, team_numbers) for entry in table.changes.order_by("version", "pk")],
+                "changes": [log_entry_data(entry, team_numbers) for entry in table.changes.all()],
             }
         )
     return {

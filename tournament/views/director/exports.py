@@ -9,7 +9,7 @@ from tournament import printing, selectors
 from tournament.errors import ServiceError
 from tournament.services import archive
 from tournament.services.cards import table_cards_issue
-from tournament.tables import HandListing, SafeExport
+from tournament.tables import HandExport
 from tournament.views.common import pdf_response
 from tournament.views.permissions import director_required, scorekeeper_required
 
@@ -31,8 +31,8 @@ def hands_export(request, slug, export_format):
     if export_format not in ("csv", "xlsx"):
         raise Http404("Hands export as CSV or XLSX.")
     tournament = selectors.tournament_get(slug)
-    listing = HandListing(selectors.tournament_hand_rows(tournament))
-    return SafeExport(export_format, listing).response(f"{tournament.slug}-hands.{export_format}")
+    export = HandExport(selectors.tournament_hand_rows(tournament))
+    return export.response(export_format, f"{tournament.slug}-hands.{export_format}")
 
 
 @scorekeeper_required
