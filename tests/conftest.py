@@ -137,3 +137,48 @@ def sheet():
                 self.sign(table, pair, table.team_at(pair).members[0].player)
 
     return Sheet()
+
+
+@pytest.fixture
+def big_field():
+    """A large field in bulk, for query-count tests: ``teams`` checked-in teams, then ``rounds`` rounds drawn,
+    published and recorded as signed (the stored totals a signed sheet leaves; no hands)."""
+    from django.utils import timezone
+
+    from tournament.models import Player, Table, Team, TeamMember
+    from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
+    from tournament.services.draws import round_draw, round_publish
+
+    def build(tournament, teams, *, rounds=1):
+        players = Player.objects.bulk_create(
+            Player(event=tournament.event, name=f"{tournament.slug} {i}{side}", city=CITIES[i % len(CITIES)])
+            for i in range(teams)
+            for side in "ab"
+        )
+
+        def code(i: int) -> str:
+            digits, n = [], tournament.pk * 100_000 + i
+            for _ in range(CODE_LENGTH):
+                n, digit = divmod(n, len(CODE_ALPHABET))
+                digits.append(CODE_ALPHABET[digit])
+            return "".join(digits)
+
+        created = Team.objects.bulk_create(
+            Team(tournament=tournament, number=i + 1, city=CITIES[i % len(CITIES)], checked_in=True, code=code(i))
+            for i in range(teams)
+        )
+        TeamMember.objects.bulk_create(
+            TeamMember(tournament=tournament, team=team, player=players[2 * i + position], position=position + 1)
+            for i, team in enumerate(created)
+            for position in (0, 1)
+        )
+        for number in range(1, rounds + 1):
+            round_ = round_publish(
+                round=round_draw(tournament=tournament, method="random" if number == 1 else "swiss", seed=number)
+            )
+            Table.objects.filter(round=round_).update(
+                ns_total=10, ew_total=4, hands_played=4, complete=True, locked_at=timezone.now()
+            )
+        return created
+
+    return build

@@ -1,0 +1,83 @@
+"""Every page and write costs a fixed number of queries whatever the size of the field: pages at 8 and 512
+teams, the bracket at 4 and 64 seeds, a draw and the archive export at 8 and 512 teams."""
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.services.archive import event_export
+from tournament.services.draws import round_draw
+from tournament.services.events import event_create, tournament_create
+from tournament.services.playoffs import playoff_publish, playoff_seed
+
+
+def queries(call) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return len(captured)
+
+
+def statements(call) -> tuple[int, int]:
+    """The queries other than bulk inserts, and the bulk inserts (SQLite splits one into batches of 999
+    values, so their number grows by one per batch; PostgreSQL sends one)."""
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    inserts = sum(1 for query in captured.captured_queries if query["sql"].startswith("INSERT"))
+    return len(captured) - inserts, inserts
+
+
+def fields(event, big_field, sizes, **options):
+    for size in sizes:
+        tournament = tournament_create(event=event, name=f"Field of {size}")
+        big_field(tournament, size, **options)
+        yield size, tournament
+
+
+@pytest.mark.parametrize("path", ["bracket", "projector", "api"])
+def test_the_bracket_costs_the_same_at_4_and_64_seeds(client, director_client, event, big_field, path):
+    counts = []
+    for seeds, tournament in fields(event, big_field, (8, 128)):
+        tournament.qualifying_rounds = 1
+        tournament.save()
+        playoff_seed(tournament=tournament, teams=seeds // 2)
+        playoff_publish(tournament=tournament)
+        if path == "api":
+            address = f"/api/v1/tournaments/{tournament.slug}/bracket"
+        else:
+            address = reverse(f"public:{path}", args=[tournament.slug])
+        counts.append(queries(lambda address=address: client.get(address)))
+        counts.append(queries(lambda t=tournament: director_client.get(reverse("director:playoffs", args=[t.slug]))))
+    assert counts[:2] == counts[2:], counts
+
+
+@pytest.mark.parametrize("path", ["standings", "rounds", "rounds/1", "teams", "teams/1", "placings"])
+def test_the_api_costs_the_same_at_8_and_512_teams(client, event, big_field, path):
+    counts = []
+    for _, tournament in fields(event, big_field, (8, 512)):
+        counts.append(queries(lambda t=tournament: client.get(f"/api/v1/tournaments/{t.slug}/{path}")))
+    assert counts[0] == counts[1], counts
+
+
+def test_a_draw_and_the_archive_cost_the_same_at_8_and_512_teams(event, big_field):
+    draws, exports = [], []
+    for size in (8, 512):
+        day = datetime.date(2026, 5, 1)
+        own = event_create(name=f"Event of {size}", starts_on=day, ends_on=day)
+        tournament = tournament_create(event=own, name="Main")
+        big_field(tournament, size, rounds=2)
+        draws.append(statements(lambda t=tournament: round_draw(tournament=t, method="swiss")))
+        exports.append(queries(lambda e=own: event_export(e)))
+    assert draws[0][0] == draws[1][0], draws
+    assert draws[1][1] <= 12, f"256 tables and their 512 seatings in a few bulk inserts, not one each: {draws}"
+    assert exports[0] == exports[1], exports
+
+
+def test_the_table_page_costs_the_same_at_8_and_512_teams(client, event, big_field):
+    counts = []
+    for _, tournament in fields(event, big_field, (8, 512)):
+        table = tournament.rounds.get(number=1).tables.order_by("number").last()
+        counts.append(queries(lambda t=table: client.get(reverse("table", args=[t.secret]))))
+    assert counts[0] == counts[1], counts
