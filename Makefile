@@ -41,6 +41,7 @@ test: $(VENV)/.installed-dev
 ## make bench: benchmarks (not tests); they print figures and assert nothing
 bench: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py bench_scale
 	$(PY) manage.py bench_printing --tables 128
 	$(PY) manage.py bench_logins
 

@@ -1,0 +1,196 @@
+import gzip
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from tournament.management.commands.bench_logins import _free_port
+
+TEAMS = 512
+
+
+class Command(BaseCommand):
+    help = (
+        "Benchmark (not a test): a 512-team tournament with 3 signed rounds, in its own SQLite database in a "
+        "temporary folder. Pages through gunicorn (3 workers), each against the login page as the floor "
+        "measured in the same run; the in-process figures from bench_inside; the Swiss draw through "
+        "`manage.py draw` at 512 and 2,048 teams. Prints each figure beside its goal."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--requests", type=int, default=40, help="requests for each page's median")
+
+    def handle(self, *args, requests, **options):
+        with tempfile.TemporaryDirectory() as folder:
+            env = {
+                **os.environ,
+                "DATABASE_URL": f"sqlite:///{Path(folder) / 'bench.sqlite3'}",
+                "DEBUG": "false",
+                "SECURE_HTTPS": "false",
+                "ALLOWED_HOSTS": "127.0.0.1,testserver",
+                "DJANGO_SETTINGS_MODULE": "tournament.settings",
+                "STATIC_ROOT": str(Path(folder) / "static"),
+            }
+            manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
+
+            def run(*command, capture=True):
+                return subprocess.run([*manage, *command], env=env, check=True, capture_output=capture, text=True)
+
+            run("migrate", "-v0")
+            run("collectstatic", "--noinput", "-v0")
+            run("bench_field", "--teams", str(TEAMS), "--rounds", "3", "--name", "Scale")
+            pages = self._pages(env, folder, requests)
+            inside = json.loads(run("bench_inside", "scale").stdout.strip().splitlines()[-1])
+            draws = {}
+            run("bench_field", "--teams", "2048", "--rounds", "1", "--name", "Huge")
+            for slug, teams, number in (("scale", TEAMS, 4), ("huge", 2048, 2)):
+                start = time.perf_counter()
+                run("draw", slug, "--round", str(number), "--method", "swiss")
+                draws[teams] = time.perf_counter() - start
+        self._report(pages, inside, draws)
+
+    def _pages(self, env, folder, requests) -> dict:
+        port = _free_port()
+        server = subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("gunicorn")),
+                "tournament.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "-w",
+                "3",
+            ],
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            self._wait(port)
+            figures = {"floor": self._median(port, "/login/", requests)}
+            for name, path in (
+                ("standings", "/t/scale/standings/"),
+                ("projector", "/t/scale/projector/"),
+                ("tables", "/t/scale/draw/"),
+            ):
+                self._get(port, path)
+                figures[name] = self._median(port, path, requests)
+            status, headers, body = self._get(port, "/t/scale/standings/")
+            figures["standings_bytes"] = len(body)
+            figures["standings_html_bytes"] = len(gzip.decompress(body))
+            etag = headers["etag"]
+            figures["poll"] = self._median(port, "/t/scale/standings/", requests, etag=etag, status=304)
+        finally:
+            server.terminate()
+            server.wait()
+        return figures
+
+    def _wait(self, port: int) -> None:
+        for _ in range(100):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/login/")
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("gunicorn did not start")
+
+    def _get(self, port, path, etag=None):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        headers = {"Accept-Encoding": "gzip"}
+        if etag:
+            headers["If-None-Match"] = etag
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        body = response.read()
+        return response.status, {key.lower(): value for key, value in response.getheaders()}, body
+
+    def _median(self, port, path, count, *, etag=None, status=200) -> float:
+        times = []
+        for _ in range(count):
+            start = time.perf_counter()
+            answer, _, _ = self._get(port, path, etag)
+            times.append(time.perf_counter() - start)
+            assert answer == status, (path, answer)
+        return statistics.median(times)
+
+    def _report(self, pages, inside, draws) -> None:
+        floor = pages["floor"]
+
+        def ratio(name) -> float:
+            return pages[name] / floor
+
+        rows = [
+            (
+                "public standings page",
+                f"{ratio('standings'):.1f}x the floor ({pages['standings'] * 1000:.1f} ms; floor "
+                f"{floor * 1000:.1f} ms), {pages['standings_bytes'] / 1024:.0f} KB sent "
+                f"({pages['standings_html_bytes'] / 1024:.0f} KB of HTML)",
+                "<= 3x; <= 100 KB",
+                ratio("standings") <= 3 and pages["standings_bytes"] <= 100 * 1024,
+            ),
+            (
+                "projector / tables page",
+                f"{ratio('projector'):.1f}x / {ratio('tables'):.1f}x the floor",
+                "<= 3x",
+                ratio("projector") <= 3 and ratio("tables") <= 3,
+            ),
+            (
+                "a live page polled, nothing changed",
+                f"304 in {pages['poll'] * 1000:.1f} ms ({ratio('poll'):.1f}x the floor), no render",
+                "304",
+                True,
+            ),
+            (
+                "bracket page queries, 4 / 64 seeds",
+                " / ".join(map(str, inside["bracket_queries"])),
+                "fixed",
+                len(set(inside["bracket_queries"])) == 1,
+            ),
+            (
+                "saving a hand (server, in-process)",
+                f"{inside['hand_save_ms']:.1f} ms",
+                "<= 10 ms",
+                inside["hand_save_ms"] <= 10,
+            ),
+            (
+                "Swiss draw, manage.py draw, 512 / 2048 teams",
+                f"{draws[512]:.2f} s / {draws[2048]:.2f} s",
+                "< 1 s; < 2 s",
+                draws[512] < 1 and draws[2048] < 2,
+            ),
+            (
+                "completed score sheets, 128 tables",
+                f"{inside['sheets_per_page_s']:.3f} s a page",
+                "< 0.08 s",
+                inside["sheets_per_page_s"] < 0.08,
+            ),
+            (
+                "standings PDF / hands CSV, 512 teams",
+                f"{inside['standings_pdf_s']:.2f} s / {inside['hands_csv_s']:.2f} s",
+                "< 1 s each",
+                inside["standings_pdf_s"] < 1 and inside["hands_csv_s"] < 1,
+            ),
+            (
+                "queries: a draw, 8 / 512 teams",
+                " / ".join(f"{other} (+{inserts} bulk inserts)" for other, inserts in inside["draw_queries"]),
+                "fixed (SQLite batches a bulk insert by 999 values)",
+                inside["draw_queries"][0][0] == inside["draw_queries"][1][0] and inside["draw_queries"][1][1] <= 12,
+            ),
+            (
+                "queries: exporting the archive, 8 / 512 teams",
+                " / ".join(map(str, inside["archive_queries"])),
+                "fixed",
+                inside["archive_queries"][0] == inside["archive_queries"][1],
+            ),
+        ]
+        width = max(len(row[0]) for row in rows)
+        for what, measured, goal, met in rows:
+            self.stdout.write(f"{what.ljust(width)}  {measured}  [goal {goal}: {'meets' if met else 'misses'}]")
