@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench clean upgrade demo-fixture
+.PHONY: run test lint format bench bench-load clean upgrade demo-fixture
 
 # requirements.txt and requirements-dev.txt are exact, hashed pins compiled from requirements.in and
 # requirements-dev.in (pip-tools); `make upgrade` compiles them again with the newest allowed releases.
@@ -44,6 +44,12 @@ bench: $(VENV)/.installed
 	$(PY) manage.py bench_scale
 	$(PY) manage.py bench_printing --tables 128
 	$(PY) manage.py bench_logins
+
+## make bench-load: 256 tables entering four hands at once, on SQLite then PostgreSQL (DATABASE_URL's server)
+bench-load: $(VENV)/.installed
+	$(PY) manage.py bench_load --database sqlite
+	$(PY) manage.py bench_load --database postgres
+	$(PY) manage.py bench_load --database sqlite --think 1
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
