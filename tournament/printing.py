@@ -215,11 +215,40 @@ def standings_pdf(tournament: Tournament) -> bytes:
     return pdf_render("print/standings.html", context, paper=tournament.paper_size)
 
 
+LANDSCAPE_MM = {Tournament.PaperSize.LETTER: (279.4, 215.9), Tournament.PaperSize.A4: (297.0, 210.0)}
+PAGE_MARGINS_MM = (24.0, 22.0)
+BRACKET_HEADER_MM = 24.0
+CAPTION_MM = 7.0
+
+
+def bracket_pages(tournament: Tournament) -> list[list]:
+    """The bracket's drawing on landscape pages: one page up to 32 seeds, a larger bracket split at its
+    semifinals over two; each page's sections scaled alike to fill it (sizes in millimetres)."""
+    tree = selectors.bracket_tree(tournament, split=True)
+    if tree is None:
+        return []
+    sections = [section for section in tree.sections if section.boxes]
+    pages = [sections[:1], sections[1:]] if sections and sections[0].title == "Top half" else [sections]
+    width, height = LANDSCAPE_MM.get(tournament.paper_size, LANDSCAPE_MM[Tournament.PaperSize.LETTER])
+    room_w = width - PAGE_MARGINS_MM[0]
+    room_h = height - PAGE_MARGINS_MM[1] - BRACKET_HEADER_MM
+    for page in pages:
+        caption = CAPTION_MM if len(page) > 1 else 0
+        scale = min(
+            room_w / max(section.width for section in page),
+            (room_h - caption * len(page)) / sum(section.height for section in page),
+        )
+        for section in page:
+            section.print_width = round(section.width * scale, 2)
+            section.print_height = round(section.height * scale, 2)
+    return pages
+
+
 def bracket_pdf(tournament: Tournament) -> bytes:
     context = {
         "tournament": tournament,
         "event": tournament.event,
-        "columns": selectors.playoff_bracket(tournament),
+        "pages": bracket_pages(tournament),
         "champion": selectors.tournament_champion(tournament),
     }
     return pdf_render("print/bracket.html", context, paper=tournament.paper_size, landscape=True)

@@ -21,6 +21,11 @@
     panels.forEach(function (panel) {
       panel.hidden = false;
       const list = panel.querySelector(".projector-lines");
+      if (!list) {
+        pages.push({ panel: panel, lines: [], from: 0, to: 0, page: 0, count: 1 });
+        panel.hidden = true;
+        return;
+      }
       const lines = Array.from(list.children);
       lines.forEach(function (line) { line.hidden = false; });
       const lineHeight = lines.length ? lines[0].getBoundingClientRect().height : 1;

@@ -1,5 +1,6 @@
 """Reads that build pages, each a fixed number of queries whatever the size of the field."""
 
+from tournament.selectors.bracket_tree import BracketTree, bracket_tree
 from tournament.selectors.cards import CardSitting, Move, card_by_secret, card_sitting
 from tournament.selectors.events import (
     DeskCounts,
@@ -39,6 +40,7 @@ from tournament.selectors.teams import TeamRound, team_rounds, teams_search, tea
 
 __all__ = [
     "BracketColumn",
+    "BracketTree",
     "CardSitting",
     "DeskCounts",
     "Move",
@@ -48,6 +50,7 @@ __all__ = [
     "SheetView",
     "TeamRound",
     "announcements_active",
+    "bracket_tree",
     "card_by_secret",
     "card_sitting",
     "desk_counts",

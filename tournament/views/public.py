@@ -4,12 +4,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django_tables2 import RequestConfig
 
 from tournament import selectors
+from tournament.selectors.bracket_tree import bracket_tree
 from tournament.selectors.standings import tournament_standings
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
 from tournament.views.cache import public_page
 
 PLACINGS_ON_HOME = 8
 PROJECTOR_SECONDS = 15
+# The projector draws the last four rounds of the bracket (16 seeds) as a tree; earlier rounds are listed.
+PROJECTOR_ROUNDS = 4
 
 
 def home(request):
@@ -135,15 +138,22 @@ def projector(request, tournament):
         standings=tournament_standings(tournament),
         placings=selectors.tournament_placings(tournament),
         matches=selectors.playoff_matches(tournament) if tournament.playoff_published_at else [],
+        tree=bracket_tree(tournament, last_rounds=PROJECTOR_ROUNDS) if tournament.playoff_published_at else None,
         seconds=_seconds_per_page(request),
     )
     return render(request, "public/projector.html", context)
 
 
-def _bracket_context(tournament):
+def _followed(request) -> int | None:
+    """The team number whose path through the bracket is marked (?team=N)."""
+    value = request.GET.get("team", "")
+    return int(value) if value.isdigit() and len(value) < 5 else None
+
+
+def _bracket_context(request, tournament):
     return _tournament_context(
         tournament,
-        columns=selectors.playoff_bracket(tournament),
+        tree=bracket_tree(tournament, team=_followed(request)),
         champion=selectors.tournament_champion(tournament),
         live=tournament.status == tournament.Status.PLAYOFFS,
     )
@@ -151,9 +161,9 @@ def _bracket_context(tournament):
 
 @public_page
 def bracket(request, tournament):
-    return render(request, "public/bracket.html", _bracket_context(tournament))
+    return render(request, "public/bracket.html", _bracket_context(request, tournament))
 
 
 @public_page
 def bracket_fragment(request, tournament):
-    return render(request, "public/_bracket.html", _bracket_context(tournament))
+    return render(request, "public/_bracket.html", _bracket_context(request, tournament))

@@ -1,0 +1,58 @@
+"""The bracket on a desk and on a phone: the final reached by scrolling the bracket sideways, a team's path
+marked, and on the projector the whole 16-seed tree on one screen."""
+
+import pytest
+
+from tournament.models import PlayoffMatch
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.playoffs import playoff_publish, playoff_seed
+
+
+@pytest.fixture
+def sixteen(transactional_db, tournament, make_teams, sheet):
+    tournament.qualifying_rounds = 1
+    tournament.save()
+    make_teams(tournament, 32)
+    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+        sheet.play(table, "NS")
+    playoff_seed(tournament=tournament, teams=16, third_place=True)
+    playoff_publish(tournament=tournament)
+    for code in ("W1-1", "W1-2"):
+        sheet.play(PlayoffMatch.objects.get(tournament=tournament, code=code).table, "NS")
+    return tournament
+
+
+@pytest.mark.parametrize("screen", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}])
+def test_the_final_is_in_view_after_scrolling_and_a_path_is_marked(browser, live_server, sixteen, screen):
+    page = browser.new_page(viewport=screen, base_url=live_server.url)
+    page.goto(f"/t/{sixteen.slug}/bracket/")
+    final = page.locator('g.match[data-code="W4-1"]')
+    page.locator(".bracket-scroll").first.evaluate("box => box.scrollTo(box.scrollWidth, 0)")
+    final.scroll_into_view_if_needed()
+    box = final.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= screen["width"], box
+    if screen["width"] >= 1280:
+        assert page.locator(".bracket-scroll").first.evaluate("box => box.scrollWidth <= box.clientWidth"), (
+            "a 16-seed bracket fits a desktop without scrolling"
+        )
+    assert page.locator(".round-name", has_text="Semifinal").first.is_visible()
+    page.select_option("#follow-team", label=page.locator("#follow-team option").nth(1).inner_text())
+    page.get_by_role("button", name="Show its path").click()
+    page.wait_for_url("**/bracket/?team=*")
+    assert page.locator("g.match.on-path").count() == 2, "the seed's first match and the one it went on to"
+    assert page.locator("path.bracket-line.on-path").count() == 1
+    page.close()
+
+
+def test_the_projector_shows_the_whole_tree(browser, live_server, sixteen):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, base_url=live_server.url)
+    page.clock.install()
+    page.goto(f"/t/{sixteen.slug}/projector/?seconds=10")
+    for _ in range(6):
+        if page.locator(".projector-bracket:visible").count():
+            break
+        page.clock.run_for(10_000)
+    svg = page.locator(".projector-bracket:visible svg").bounding_box()
+    assert svg["x"] >= 0 and svg["y"] >= 0 and svg["x"] + svg["width"] <= 1280 and svg["y"] + svg["height"] <= 720
+    assert page.locator(".projector-bracket:visible g.match").count() == 16, "15 matches and the third-place match"
+    page.close()

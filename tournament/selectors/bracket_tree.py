@@ -1,0 +1,258 @@
+"""The playoff drawn as a bracket: each match centred between the two it is fed by, lines joining them.
+
+The drawing is computed here (positions in pixels) and rendered on the server as inline SVG, for the public
+page, the projector and the PDF alike: no client-side library, and it reads without JavaScript.
+"""
+
+from dataclasses import dataclass, field
+
+from scoring.bracket import FINAL, LOSERS, THIRD, WINNERS, Source, stage_name
+from tournament.models import PlayoffMatch, Tournament
+from tournament.selectors.prefetch import members
+
+BOX_WIDTH = 210
+ROW = 24
+BOX_HEIGHT = 2 * ROW
+LABEL = 15
+SLOT = BOX_HEIGHT + LABEL + 9
+GAP = 44
+HEADER = 30
+NAME_LENGTH = 19
+
+
+@dataclass
+class Side:
+    """One team's row of a match box."""
+
+    seed: int | None
+    text: str
+    points: str
+    advanced: bool
+    number: int | None
+
+
+@dataclass
+class Box:
+    match: PlayoffMatch
+    x: int
+    y: int
+    top: Side
+    bottom: Side
+    on_path: bool = False
+
+    @property
+    def label(self) -> str:
+        table = f" · table {self.match.table.number}" if self.match.table and not self.match.winner_id else ""
+        return f"{self.match.label}{table}"
+
+    @property
+    def playing(self) -> bool:
+        return bool(self.match.table and not self.match.winner_id and self.match.table.hands_played)
+
+
+@dataclass
+class Leaf:
+    """A team that comes into a match from outside the drawing: a bye, or a drop from another bracket."""
+
+    x: int
+    y: int
+    text: str
+    on_path: bool = False
+
+
+@dataclass
+class Line:
+    path: str
+    source: str
+    to: str
+    on_path: bool = False
+
+
+@dataclass
+class Section:
+    title: str
+    width: int = 0
+    height: int = 0
+    print_width: float = 0
+    print_height: float = 0
+    columns: list = field(default_factory=list)
+    boxes: list = field(default_factory=list)
+    leaves: list = field(default_factory=list)
+    lines: list = field(default_factory=list)
+
+
+def _name(team) -> str:
+    text = f"#{team.number} {team.display_name}"
+    return text if len(text) <= NAME_LENGTH else text[: NAME_LENGTH - 1] + "…"
+
+
+def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: dict) -> Side:
+    """A team's row; before the team is known, where it will come from ("Winner of Semifinal 1")."""
+    if team is None:
+        parsed = Source.parse(source)
+        if parsed.kind == "seed":
+            return Side(parsed.value, "", "", False, None)
+        what = "Winner" if parsed.kind == "winner" else "Loser"
+        coming = f"{what} of {labels.get(parsed.value, parsed.value)}"
+        return Side(None, coming if len(coming) <= 31 else f"{what} of {parsed.value}", "", False, None)
+    advanced = match.winner_id is not None and match.winner_id == team.pk
+    return Side(seeds.get(team.pk), _name(team), "" if points is None else str(points), advanced, team.number)
+
+
+def _feeders(matches: list[PlayoffMatch]) -> dict[str, PlayoffMatch]:
+    return {match.code: match for match in matches}
+
+
+def _external(source: Source, labels: dict[str, str], seeds_by_number: dict) -> str:
+    """How a team that comes from outside the drawing is named on its leaf."""
+    if source.kind == "seed":
+        team = seeds_by_number.get(source.value)
+        return f"Seed {source.value}: {_name(team)} (bye)" if team else f"Seed {source.value} (bye)"
+    what = "Winner" if source.kind == "winner" else "Loser"
+    return f"{what} of {labels.get(source.value, source.value)}"
+
+
+def section_draw(
+    title: str, matches: list[PlayoffMatch], *, labels: dict, seeds: dict, seeds_by_number: dict, team: int | None
+) -> Section:
+    """Lay out ``matches`` as a tree: columns by round, each match centred between its feeders; a source
+    outside ``matches`` (a bye, a drop from the other bracket) is a leaf in the column before."""
+    section = Section(title)
+    if not matches:
+        return section
+    inside = _feeders(matches)
+    first = min(match.bracket_round for match in matches)
+    fed = {Source.parse(s).value for m in matches for s in (m.top_source, m.bottom_source)}
+    roots = [m for m in sorted(matches, key=lambda m: (m.bracket_round, m.position)) if m.code not in fed]
+    placed: dict[str, int] = {}
+    drawn: dict[str, Box] = {}
+    slots = [0]
+
+    def column_x(column: int) -> int:
+        return column * (BOX_WIDTH + GAP)
+
+    def next_y() -> int:
+        y = HEADER + slots[0] * SLOT + LABEL
+        slots[0] += 1
+        return y
+
+    def place(match: PlayoffMatch) -> int:
+        if match.code in placed:
+            return placed[match.code]
+        column = match.bracket_round - first
+        ends = []
+        for row, source_text in enumerate((match.top_source, match.bottom_source)):
+            source = Source.parse(source_text)
+            if source.kind != "seed" and source.value in inside:
+                feeder = inside[source.value]
+                y = place(feeder) + BOX_HEIGHT // 2
+                came = drawn[feeder.code].on_path
+                ends.append((y, row, column_x(feeder.bracket_round - first) + BOX_WIDTH, source.value, came))
+            elif column > 0:
+                y = next_y()
+                leaf = Leaf(column_x(column - 1), y, _external(source, labels, seeds_by_number))
+                leaf.on_path = team is not None and f"#{team} " in leaf.text
+                section.leaves.append(leaf)
+                ends.append((y + ROW // 2, row, leaf.x + BOX_WIDTH, None, leaf.on_path))
+        y = round(sum(end[0] for end in ends) / len(ends) - BOX_HEIGHT // 2) if len(ends) == 2 else next_y()
+        placed[match.code] = y
+        x = column_x(column)
+        table = match.table if match.table and match.table.hands_played else None
+        box = Box(
+            match,
+            x,
+            y,
+            _side(match, match.top_team, table.ns_total if table else None, seeds, match.top_source, labels),
+            _side(match, match.bottom_team, table.ew_total if table else None, seeds, match.bottom_source, labels),
+        )
+        box.on_path = team is not None and team in (box.top.number, box.bottom.number)
+        section.boxes.append(box)
+        drawn[match.code] = box
+        for end_y, row, start_x, source_code, came in ends:
+            target_y = y + ROW // 2 + row * ROW
+            middle = x - GAP // 2
+            path = f"M{start_x},{end_y} H{middle} V{target_y} H{x}"
+            section.lines.append(Line(path, source_code or "", match.code, box.on_path and came))
+        return y
+
+    for root in roots:
+        place(root)
+    columns = sorted({m.bracket_round - first for m in matches} | {0})
+    names: dict[int, str] = {}
+    for match in matches:
+        names.setdefault(match.bracket_round - first, stage_name(match.label))
+    section.columns = [(column_x(c), names.get(c, "")) for c in columns if names.get(c, "") != title]
+    section.width = column_x(max(columns)) + BOX_WIDTH + 4
+    section.height = HEADER + slots[0] * SLOT + 8
+    return section
+
+
+@dataclass
+class BracketTree:
+    sections: list[Section]
+    teams: list
+    team: int | None = None
+
+
+def bracket_tree(
+    tournament: Tournament, *, team: int | None = None, split: bool = False, last_rounds: int | None = None
+) -> BracketTree | None:
+    """The drawing of a published bracket; ``team`` (a team number) has its path marked. ``split`` cuts a
+    large main bracket at its semifinals (for print): each half a section, then the final. ``last_rounds``
+    draws only that many last rounds of the main bracket (the projector, for a large field)."""
+    matches = list(
+        PlayoffMatch.objects.filter(tournament=tournament)
+        .select_related("top_team", "bottom_team", "winner", "table")
+        .prefetch_related(members("top_team__memberships"), members("bottom_team__memberships"))
+        .order_by("stage", "bracket_round", "position")
+    )
+    if not matches:
+        return None
+    seeded = list(tournament.playoff_seeds.select_related("team").prefetch_related(members("team__memberships")))
+    seeds = {s.team_id: s.seed for s in seeded}
+    seeds_by_number = {s.seed: s.team for s in seeded}
+    labels = {m.code: m.label for m in matches}
+    options = {"labels": labels, "seeds": seeds, "seeds_by_number": seeds_by_number, "team": team}
+    double = tournament.playoff_double
+    main = [m for m in matches if m.bracket == WINNERS or (m.bracket == FINAL and not double)]
+    if last_rounds is not None:
+        last = max(m.bracket_round for m in main)
+        main = [m for m in main if m.bracket_round > last - last_rounds]
+    sections = []
+    if split and len(main) > 31:
+        final = next(m for m in main if m.bracket == FINAL) if not double else max(main, key=lambda m: m.stage)
+        halves = [_subtree(main, Source.parse(source).value) for source in (final.top_source, final.bottom_source)]
+        sections.append(section_draw("Top half", halves[0], **options))
+        sections.append(section_draw("Bottom half and final", halves[1] + [final], **options))
+    else:
+        sections.append(section_draw("Winners' bracket" if double else "Bracket", main, **options))
+    third = [m for m in matches if m.bracket == THIRD]
+    if third:
+        _third_place_add(sections[-1], section_draw("Third-place match", third, **options))
+    if double:
+        sections.append(section_draw("Losers' bracket", [m for m in matches if m.bracket == LOSERS], **options))
+        finals = [m for m in matches if m.bracket == FINAL and not (m.conditional and (m.not_needed or not m.top_team))]
+        sections.append(section_draw("Grand final", finals, **options))
+    return BracketTree(sections, teams=[s.team for s in seeded], team=team)
+
+
+def _third_place_add(main: Section, third: Section) -> None:
+    """The third-place match drawn apart from the tree, in the final's column below it, with no line."""
+    box = third.boxes[0]
+    final = max(main.boxes, key=lambda b: b.x)
+    box.x, box.y = final.x, max(final.y + 3 * SLOT, main.height - SLOT + LABEL)
+    main.boxes.append(box)
+    main.height = max(main.height, box.y + BOX_HEIGHT + 8)
+
+
+def _subtree(matches: list[PlayoffMatch], code: str) -> list[PlayoffMatch]:
+    """The match ``code`` and every match of ``matches`` that feeds it."""
+    by_code = _feeders(matches)
+    found, pending = [], [code]
+    while pending:
+        match = by_code.get(pending.pop())
+        if match is None or match in found:
+            continue
+        found.append(match)
+        pending.extend(Source.parse(s).value for s in (match.top_source, match.bottom_source))
+    return found
