@@ -7,7 +7,7 @@ from django import forms
 import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
 from scoring.penalties import MAX_RULING_POINTS
-from tournament.services.sheets.hands import HandEntry
+from tournament.services.sheets.entries import HandEntry
 
 
 class ChoiceButtons(forms.RadioSelect):

@@ -6,12 +6,11 @@ the version the person was looking at, makes the change, rescores the whole shee
 """
 
 from tournament.services.sheets.double import Submitted, entries_settle, hand_submit
+from tournament.services.sheets.entries import HandEntry, hand_snapshot
 from tournament.services.sheets.hands import (
-    HandEntry,
     hand_preview,
     hand_record,
     hand_remove,
-    hand_snapshot,
     hand_update,
     redeal_record,
     table_first_dealer_set,

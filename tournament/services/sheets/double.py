@@ -15,7 +15,7 @@ from tournament.errors import ServiceError
 from tournament.models import Hand, HandSubmission, LogEntry, Penalty, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
-from tournament.services.sheets.hands import HandEntry, apply_entry, checked_entry, first_dealer_from
+from tournament.services.sheets.entries import HandEntry, apply_entry, checked_entry, first_dealer_from
 from tournament.services.sheets.signing import code_check, with_codes_counted
 from tournament.services.sheets.write import Change, sheet_write
 

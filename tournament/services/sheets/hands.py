@@ -1,81 +1,26 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
-import re
-from dataclasses import dataclass, replace
-
 from django.db.models import Max
 from django.utils import timezone
 
 import scoring
-from scoring import PenaltyKind, RedealReason, ScoringError, Seat
+from scoring import PenaltyKind, RedealReason, Seat
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
+from tournament.services.sheets.entries import (
+    ENTRY_ID,
+    HandEntry,
+    apply_entry,
+    checked_entry,
+    first_dealer_from,
+    hand_record_fields,
+    hand_snapshot,
+    out_of_turn_mark,
+    penalty_fields,
+)
 from tournament.services.sheets.write import Change, StaleSheet, may_change, sheet_write
-
-ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
-
-
-@dataclass(frozen=True)
-class HandEntry:
-    """A played hand as the scorekeeper enters it.
-
-    The trump suit (or no-trump direction) is optional: scoring never needs it. ``out_of_turn`` marks a hand
-    its dealer dealt out of turn, caught only once bidding had begun: it stands (RULES.md, Deal).
-    """
-
-    dealer: str
-    bidder: str
-    level: int
-    kind: str
-    books: int
-    suit: str = ""
-    direction: str = ""
-    out_of_turn: bool = False
-
-
-def hand_snapshot(hand: Hand, *, out_of_turn: bool | None = None) -> dict:
-    """A hand's entries for the history; ``out_of_turn`` when known, else read from its penalties."""
-    if out_of_turn is None:
-        out_of_turn = hand.pk is not None and any(
-            p.kind == PenaltyKind.DEAL_OUT_OF_TURN and not p.before_bidding for p in hand.penalties.all()
-        )
-    return {
-        "hand_number": hand.hand_number,
-        "dealer": hand.dealer,
-        "bidder": hand.bidder,
-        "level": hand.bid_level,
-        "kind": hand.bid_kind,
-        "suit": hand.trump_suit,
-        "direction": hand.direction,
-        "books": hand.books,
-        "misdeal": hand.misdeal,
-        "out_of_turn": out_of_turn,
-    }
-
-
-def checked_entry(table: Table, entry: HandEntry) -> HandEntry:
-    """The entry as the engine reads it, or a refusal beside the field it concerns."""
-    rules = table.round.tournament.rules
-    for field, value in (("dealer", entry.dealer), ("bidder", entry.bidder)):
-        if value not in Seat.values():
-            raise ServiceError("Choose a seat.", field=field)
-    try:
-        bid = scoring.Bid(entry.level, entry.kind)
-        rules.check_bid(bid)
-        rules.check_books(entry.books)
-        contract = scoring.Contract(bid, entry.suit or None, entry.direction or None)
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
-    return replace(entry, kind=str(bid.kind), direction=str(contract.direction or ""))
-
-
-def out_of_turn_mark(entry: HandEntry) -> tuple[scoring.Penalty, ...]:
-    """The penalty that marks a hand dealt out of turn after bidding began: by the dealer's team, no points."""
-    if not entry.out_of_turn:
-        return ()
-    return (scoring.Penalty(PenaltyKind.DEAL_OUT_OF_TURN, Seat(entry.dealer).pair),)
 
 
 def _mark_out_of_turn(table: Table, hand: Hand, entry: HandEntry, actor: Actor) -> None:
@@ -90,17 +35,6 @@ def _mark_out_of_turn(table: Table, hand: Hand, entry: HandEntry, actor: Actor) 
         Penalty.objects.create(
             table=table, hand=hand, kind=PenaltyKind.DEAL_OUT_OF_TURN, team=team, created_by=actor.account
         )
-
-
-def apply_entry(hand: Hand, entry: HandEntry) -> None:
-    hand.dealer = entry.dealer
-    hand.bidder = entry.bidder
-    hand.bid_level = entry.level
-    hand.bid_kind = entry.kind
-    hand.trump_suit = entry.suit
-    hand.direction = entry.direction
-    hand.books = entry.books
-    hand.misdeal = False
 
 
 def entry_mode_check(table: Table, actor: Actor) -> None:
@@ -123,32 +57,6 @@ def entered_by(table: Table, actor: Actor) -> dict:
     return {"entered_by": pair, "accepted_at": None if waits else timezone.now()}
 
 
-HAND_FIELDS = (
-    "sequence",
-    "dealer",
-    "misdeal",
-    "bidder",
-    "bid_level",
-    "bid_kind",
-    "trump_suit",
-    "direction",
-    "books",
-    "by_staff",
-    "entered_by",
-    "entry_id",
-)
-PENALTY_FIELDS = ("kind", "team", "count", "choice", "before_bidding", "points", "reason", "created_by_id")
-
-
-def hand_record_fields(hand: Hand) -> dict:
-    """What was entered of a deal, to put it back as it was (see removal_undo)."""
-    return {name: getattr(hand, name) for name in HAND_FIELDS} | {"accepted": hand.accepted_at is not None}
-
-
-def penalty_fields(penalty: Penalty) -> dict:
-    return {name: getattr(penalty, name) for name in PENALTY_FIELDS}
-
-
 def _staff_entries_check(actor: Actor, hand: Hand, *, with_penalties: bool = False) -> None:
     """The table link may not change a hand staff entered or corrected, nor remove a penalty staff applied."""
     if not may_change(actor, hand):
@@ -159,13 +67,6 @@ def _staff_entries_check(actor: Actor, hand: Hand, *, with_penalties: bool = Fal
 
 def _next_sequence(table: Table) -> int:
     return (table.hands.aggregate(highest=Max("sequence"))["highest"] or 0) + 1
-
-
-def first_dealer_from(table: Table, dealer: str) -> None:
-    """Until someone names the first dealer, the first deal's dealer is it."""
-    if not table.first_dealer:
-        table.first_dealer = dealer
-        table.save(update_fields=["first_dealer"])
 
 
 def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) -> scoring.RoundScore:

@@ -5,7 +5,7 @@ from scoring import PenaltyKind, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of
-from tournament.services.sheets.hands import penalty_fields
+from tournament.services.sheets.entries import penalty_fields
 from tournament.services.sheets.write import Change, may_change, sheet_write
 
 

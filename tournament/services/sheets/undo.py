@@ -6,7 +6,7 @@ from django.utils import timezone
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of
-from tournament.services.sheets.hands import PENALTY_FIELDS
+from tournament.services.sheets.entries import PENALTY_FIELDS
 from tournament.services.sheets.write import Change, sheet_write
 
 

@@ -14,7 +14,7 @@ from tournament.forms.table import hand_entry
 from tournament.models import LogEntry, Table
 from tournament.services import sheets
 from tournament.services.sheets import StaleSheet
-from tournament.services.sheets.hands import ENTRY_ID
+from tournament.services.sheets.entries import ENTRY_ID
 from tournament.views.table.hands import hand_saved
 from tournament.views.table.page import TablePage, change_of
 

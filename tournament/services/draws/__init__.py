@@ -1,0 +1,35 @@
+"""Drawing a round into tables, editing the draft, and publishing it."""
+
+from tournament.services.draws.editing import (
+    draft_locked,
+    draw_discard,
+    draw_problems,
+    draw_sitting_toggle,
+    draw_team_move,
+    draw_teams_swap,
+    draw_warnings,
+)
+from tournament.services.draws.making import (
+    MAX_TABLE_NUMBER,
+    round_draw,
+    still_playing_words,
+    tables_still_playing,
+)
+from tournament.services.draws.publishing import round_close, round_publish, round_unpublish
+
+__all__ = [
+    "MAX_TABLE_NUMBER",
+    "draft_locked",
+    "draw_discard",
+    "draw_problems",
+    "draw_sitting_toggle",
+    "draw_team_move",
+    "draw_teams_swap",
+    "draw_warnings",
+    "round_close",
+    "round_draw",
+    "round_publish",
+    "round_unpublish",
+    "still_playing_words",
+    "tables_still_playing",
+]

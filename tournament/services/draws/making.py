@@ -1,0 +1,212 @@
+"""Drawing a round into tables: random, manual, Swiss or movement, refused while earlier tables play."""
+
+import re
+import secrets
+
+from django.db import transaction
+
+from scoring import Pair
+from scoring.pairing import Entrant, movement_draw, random_draw, swiss_draw
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Round, Seating, Table, Team, Tournament
+from tournament.selectors.standings import draw_history, ranked_entrants
+from tournament.services.log import Actor, actor_of, log_write
+from tournament.wording import in_words, tables_phrase
+
+MAX_TABLE_NUMBER = 999
+_TEAM_NUMBER = re.compile(r"[0-9]+")
+
+
+def draw_entrants(tournament: Tournament) -> list[Team]:
+    return list(tournament.teams.filter(checked_in=True, withdrawn=False).order_by("number"))
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    latest = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).order_by("-number").first()
+    if latest is None:
+        return 1
+    if latest.is_draft:
+        return latest.number
+    return latest.number + 1
+
+
+def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]], Team | None]:
+    """Read one table per line ("3 v 7", "3-7" or "3 7"); a line with one number is the bye."""
+    by_number = {team.number: team for team in teams}
+    if not text.strip():
+        ordered = list(teams)
+        bye = ordered.pop() if len(ordered) % 2 else None
+        return [(ordered[i], ordered[i + 1]) for i in range(0, len(ordered), 2)], bye
+    tables, bye, placed = [], None, {}
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        tokens = _TEAM_NUMBER.findall(line)
+        if any(len(token) > 6 for token in tokens):
+            raise ServiceError(f"Line {line_number}: {max(tokens, key=len)[:12]}… is not a team number.", field="pairs")
+        numbers = [int(token) for token in tokens]
+        if not numbers:
+            continue
+        if len(numbers) > 2:
+            raise ServiceError(f"Line {line_number}: a table is two teams.", field="pairs")
+        for number in numbers:
+            if number not in by_number:
+                raise ServiceError(
+                    f"Line {line_number}: team {number} is not a checked-in team of this tournament.",
+                    field="pairs",
+                )
+            if number in placed:
+                raise ServiceError(
+                    f"Line {line_number}: team {number} is already placed on line {placed[number]}.",
+                    field="pairs",
+                )
+            placed[number] = line_number
+        if len(numbers) == 1:
+            if bye is not None:
+                raise ServiceError(f"Line {line_number}: only one team can have the bye.", field="pairs")
+            bye = by_number[numbers[0]]
+        else:
+            tables.append((by_number[numbers[0]], by_number[numbers[1]]))
+    missing = [str(number) for number in by_number if number not in placed]
+    if missing:
+        raise ServiceError(f"Every checked-in team needs a place; missing: {', '.join(missing)}.", field="pairs")
+    return tables, bye
+
+
+def tables_still_playing(tournament: Tournament, number: int) -> list[Table]:
+    """The unsigned tables of the tournament's published rounds before round ``number``."""
+    return list(
+        Table.objects.filter(
+            round__tournament=tournament,
+            round__status=Round.Status.PUBLISHED,
+            round__number__lt=number,
+            locked_at__isnull=True,
+        )
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+
+
+def still_playing_words(tables: list[Table]) -> str:
+    """ "round 1 tables 5, 6 and 7" (and "round 2 table 3")."""
+    by_round: dict[int, list[int]] = {}
+    for table in tables:
+        by_round.setdefault(table.round.number, []).append(table.number)
+    return in_words(f"round {number} {tables_phrase(numbers)}" for number, numbers in by_round.items())
+
+
+def still_playing_check(tournament: Tournament, number: int, doing: str, override: bool) -> str:
+    """Refuse to draw or publish a round over earlier tables still playing, unless the director overrides;
+    the override is said in the log's words (returned)."""
+    tables = tables_still_playing(tournament, number)
+    if not tables:
+        return ""
+    words = still_playing_words(tables)
+    verb = "has" if len(tables) == 1 else "have"
+    if not override:
+        raise ServiceError(
+            f"Round {number} cannot be {doing} yet: {words} {verb} not signed, and the draw would miss their "
+            "results. Wait for those sheets, or override (the override is logged).",
+            field="override_unsigned",
+        )
+    return f"; {doing} while {words} {verb} not signed (director's override)"
+
+
+def round_log(round_: Round, actor: Actor | None, action: str, summary: str, **details) -> None:
+    log_write(
+        actor=actor_of(actor),
+        action=action,
+        summary=summary,
+        tournament=round_.tournament,
+        round_number=round_.number,
+        **details,
+    )
+
+
+def draw_snapshot(round_: Round) -> dict:
+    """A draw as table numbers and team numbers, for the log: {"1": [3, 7], ..., "bye": 9}."""
+    snapshot: dict = {}
+    for seating in round_.seatings.select_related("team", "table").order_by("table__number", "pair"):
+        if seating.table_id is None:
+            snapshot["bye"] = seating.team.number
+        else:
+            snapshot.setdefault(str(seating.table.number), []).append(seating.team.number)
+    return snapshot
+
+
+@transaction.atomic
+def round_draw(
+    *,
+    tournament: Tournament,
+    method: str,
+    seed: int | None = None,
+    pairs: str = "",
+    actor: Actor | None = None,
+    override_unsigned: bool = False,
+) -> Round:
+    """Draw the next qualifying round as a draft; a draft of that round is replaced.
+
+    Refused while an earlier round has unsigned tables, unless ``override_unsigned`` (logged).
+    """
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
+    if tournament.playoff_published_at is not None:
+        raise ServiceError("Qualifying is over: the playoff bracket is published.")
+    number = _next_round_number(tournament)
+    if number > tournament.qualifying_rounds:
+        raise ServiceError(f"All {tournament.qualifying_rounds} qualifying rounds are drawn.")
+    previous = tournament.rounds.filter(number=number - 1).first()
+    if previous is not None and previous.is_draft:
+        raise ServiceError(f"Publish round {previous.number} before drawing round {number}.")
+    teams = draw_entrants(tournament)
+    if len(teams) < 2:
+        raise ServiceError("Check in at least two teams before the draw.")
+    override = still_playing_check(tournament, number, "drawn", override_unsigned)
+    tournament.rounds.filter(number=number, status=Round.Status.DRAFT).delete()
+
+    avoid_city = number <= tournament.avoid_same_city_rounds
+    if method == Round.Method.RANDOM:
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        by_number = {team.number: team for team in teams}
+        draw = random_draw([Entrant(team.number, team.city) for team in teams], seed, avoid_same_city=avoid_city)
+        tables = [(by_number[a], by_number[b]) for a, b in draw.tables]
+        bye = by_number[draw.bye] if draw.bye is not None else None
+    elif method in (Round.Method.SWISS, Round.Method.MOVEMENT):
+        history = draw_history(tournament, number)
+        ranked = ranked_entrants(tournament, teams)
+        if method == Round.Method.SWISS:
+            draw = swiss_draw(ranked, history.met, history.had_bye, avoid_same_city=avoid_city)
+        else:
+            if not history.previous:
+                raise ServiceError(
+                    "A movement starts from a round already played: draw round 1 another way.", field="method"
+                )
+            draw = movement_draw(history.previous, ranked, history.met, history.had_bye)
+        by_pk = {team.pk: team for team in teams}
+        tables = [(by_pk[a], by_pk[b]) for a, b in draw.tables]
+        bye = by_pk[draw.bye] if draw.bye is not None else None
+        seed = None
+    elif method == Round.Method.MANUAL:
+        tables, bye = _parse_manual(pairs, teams)
+        seed = None
+    else:
+        raise ServiceError(f"{method!r} is not a draw method for this round.", field="method")
+
+    round_ = Round.objects.create(tournament=tournament, number=number, method=method, seed=seed)
+    created = Table.objects.bulk_create(Table(round=round_, number=n) for n in range(1, len(tables) + 1))
+    seatings = [
+        Seating(round=round_, team=team, table=table, pair=pair)
+        for table, teams in zip(created, tables, strict=True)
+        for team, pair in zip(teams, (Pair.NORTH_SOUTH, Pair.EAST_WEST), strict=True)
+    ]
+    if bye is not None:
+        seatings.append(Seating(round=round_, team=bye))
+    Seating.objects.bulk_create(seatings)
+    seed_text = f" with seed {seed}" if seed is not None else ""
+    round_log(
+        round_,
+        actor,
+        LogEntry.Action.ROUND_DRAWN,
+        f"Round {number} drawn ({round_.get_method_display().lower()}{seed_text}): {len(tables)} tables"
+        + (f", bye #{bye.number}" if bye is not None else "")
+        + override,
+        after=draw_snapshot(round_),
+    )
+    return round_
