@@ -5,6 +5,8 @@ else, so rendering never makes a network request (not even to the app itself), n
 outside the static folders, and a venue without internet prints the same.
 """
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -57,6 +59,22 @@ def _stylesheet_path() -> Path:
     return Path(found)
 
 
+@contextmanager
+def rare_collections():
+    """Run Python's cycle collector rarely while WeasyPrint lays out a document.
+
+    Laying out a round of sheets creates millions of short-lived objects; at the default threshold the
+    collector scans the growing heap over and over: about a third of the time of a 128-page round. Measured
+    for such a round, peak memory stayed the same (reference counting frees those objects anyway).
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def pdf_render(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
     """Render a template to PDF with the print stylesheet and the tournament's paper size."""
     # Imported here: WeasyPrint needs Pango, and every other page works without it.
@@ -69,7 +87,8 @@ def pdf_render(template: str, context: dict, *, paper: str, landscape: bool = Fa
         CSS(string=f"@page {{ size: {PAGE_SIZES.get(paper, 'letter')} {'landscape' if landscape else 'portrait'}; }}"),
     ]
     document = HTML(string=html, base_url=str(settings.BASE_DIR / "static") + "/", url_fetcher=fetcher)
-    return document.write_pdf(stylesheets=stylesheets)
+    with rare_collections():
+        return document.write_pdf(stylesheets=stylesheets)
 
 
 def link_base(request) -> str:

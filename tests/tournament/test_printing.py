@@ -47,6 +47,38 @@ def test_the_qr_code_holds_the_tables_link(round_with_tables):
     assert svg == segno.make(link, error="m").svg_inline(scale=3, border=2, title=link)
 
 
+def text_heights(page) -> list[tuple[float, str]]:
+    """Each piece of text on a PDF page with its height above the page's foot."""
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            found.append((cm[5] + tm[5] * cm[3], text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize("blank", [True, False])
+def test_a_sheets_parts_stand_one_below_the_other(round_with_tables, sheet, blank):
+    """The teams' boxes sit side by side under the heading, the hands below them, the signatures below the
+    penalties: nothing is drawn over anything else."""
+    table = round_with_tables.tables.get(number=1)
+    sheet.play(table, "NS")
+    heights = text_heights(
+        PdfReader(io.BytesIO(round_sheets_pdf(round_with_tables, blank=blank, base_url=BASE))).pages[0]
+    )
+
+    def height(words: str) -> float:
+        return next(height for height, text in heights if words in text)
+
+    assert height("North:") == height("East:")
+    assert height("North–South signature") == height("East–West signature")
+    top_to_bottom = ["Main Event", "http://", "North:", "Dealer", "Penalties and rulings", "North–South signature"]
+    assert [height(start) for start in top_to_bottom] == sorted((height(s) for s in top_to_bottom), reverse=True)
+    assert height("North–South signature") > height("Scoring.")
+
+
 def test_completed_sheets_hold_each_hands_bid_and_points(round_with_tables, sheet):
     table = round_with_tables.tables.get(number=1)
     table = sheet.full_round(table)
