@@ -9,9 +9,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.services.archive import event_export
-from tournament.services.draws import round_draw
+from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import event_create, tournament_create
 from tournament.services.playoffs import playoff_publish, playoff_seed
+
+# Saving a hand from the phone's queue: the table and its seats, the check for a repeated entry, the locked
+# table, the hand, the sheet, its changed results, the version, the log (the first hand also names the dealer).
+SAVE_QUERIES = 16
 
 
 def queries(call) -> int:
@@ -81,3 +85,17 @@ def test_the_table_page_costs_the_same_at_8_and_512_teams(client, event, big_fie
         table = tournament.rounds.get(number=1).tables.order_by("number").last()
         counts.append(queries(lambda t=table: client.get(reverse("table", args=[t.secret]))))
     assert counts[0] == counts[1], counts
+
+
+def test_saving_a_hand_costs_the_same_at_8_and_512_teams(client, event, big_field):
+    """A phone's queued hand: the table and its seats are read, the one table rescored, nothing else."""
+    counts = []
+    for _, tournament in fields(event, big_field, (8, 512)):
+        table = round_publish(round=round_draw(tournament=tournament, method="swiss")).tables.order_by("number").last()
+        address = reverse("table_hand_sync", args=[table.secret])
+        for number, dealer in enumerate("NE", start=1):
+            data = {"hand-version": number - 1, "hand-dealer": dealer, "hand-bidder": "N", "hand-bid": "3:high"}
+            data |= {"hand-books": "9", "entry_id": f"entry-{number}"}
+            counts.append(queries(lambda data=data, address=address: client.post(address, data)))
+        assert table.hands.count() == 2
+    assert counts[:2] == counts[2:] and max(counts) <= SAVE_QUERIES, counts

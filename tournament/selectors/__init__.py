@@ -35,7 +35,15 @@ from tournament.selectors.rounds import (
     rounds_in_play,
     rounds_of,
 )
-from tournament.selectors.tables import SeatView, SheetView, table_by_secret, table_history, table_seats, table_sheet
+from tournament.selectors.tables import (
+    SeatView,
+    SheetView,
+    bare_seats,
+    table_by_secret,
+    table_history,
+    table_seats,
+    table_sheet,
+)
 from tournament.selectors.teams import TeamRound, team_rounds, teams_search, teams_with_players
 
 __all__ = [
@@ -50,6 +58,7 @@ __all__ = [
     "SheetView",
     "TeamRound",
     "announcements_active",
+    "bare_seats",
     "bracket_tree",
     "card_by_secret",
     "card_sitting",

@@ -2,18 +2,23 @@
 
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from scoring import Seat
-from tournament.models import Hand, LogEntry, Penalty, Player, Round, Signature, Table
+from tournament.models import Hand, LogEntry, Penalty, Player, Round, Seating, Signature, Table
 from tournament.selectors.prefetch import penalties, seatings
 
 
-def table_by_secret(secret: str) -> Table:
-    """The table a private link opens: only a published or closed round's table."""
+def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
+    """The table a private link opens: only a published or closed round's table.
+
+    Without ``with_players`` the seats' teams come without their players: enough for a phone's queued hand,
+    which names seats only (and a query less on every save).
+    """
+    seated = seatings() if with_players else Prefetch("seatings", queryset=Seating.objects.select_related("team"))
     return get_object_or_404(
-        Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seatings()),
+        Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seated),
         secret=secret,
         round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
     )
@@ -41,6 +46,11 @@ def table_seats(table: Table) -> list[SeatView]:
         players = [member.player for member in team.members] if team else []
         views.append(SeatView(seat, players[seat.position] if len(players) > seat.position else None))
     return views
+
+
+def bare_seats() -> list[SeatView]:
+    """The four seats clockwise from North, without their players."""
+    return [SeatView(seat, None) for seat in Seat]
 
 
 @dataclass(frozen=True)

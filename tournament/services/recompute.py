@@ -81,21 +81,26 @@ PENALTY_RESULTS = ["warning", "ns_points", "ew_points"]
 TABLE_RESULTS = ["ns_total", "ew_total", "hands_played", "complete", "next_dealer", "next_hand_number"]
 
 
-def table_recompute(table: Table) -> dict[str, list[str]]:
+def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[str]]:
     """Rescore a table from its stored entries and store the results.
 
     Returns what differed from the stored values, by record, so a rebuild can report it.
     Raises ServiceError (and the caller's transaction rolls back) if the rules refuse the sheet.
+    ``results_to`` are the caller's own copies of records of this sheet (a hand it just saved): they take
+    their new results too, so the caller need not read them again.
     """
     sheet = sheet_load(table)
     result = sheet_score(sheet)
     differences: dict[str, list[str]] = {}
+    changed: list = []
 
     def note(record, name: str, new) -> None:
         old = getattr(record, name)
         if old != new:
             differences.setdefault(str(record), []).append(f"{name}: {old} → {new}")
             setattr(record, name, new)
+            if not any(record is seen for seen in changed):
+                changed.append(record)
 
     def note_penalty(penalty: Penalty, line: scoring.PenaltyLine) -> None:
         note(penalty, "warning", line.warning)
@@ -123,7 +128,17 @@ def table_recompute(table: Table) -> dict[str, list[str]]:
     note(table, "next_dealer", result.next_dealer or "")
     note(table, "next_hand_number", result.next_hand_number)
 
-    Hand.objects.bulk_update(sheet.hands, HAND_RESULTS)
-    Penalty.objects.bulk_update(sheet.all_penalties(), PENALTY_RESULTS)
-    Table.objects.filter(pk=table.pk).update(**{name: getattr(table, name) for name in TABLE_RESULTS})
+    # Only what scoring changed is written, one short UPDATE each (a sheet holds a dozen records at most; a
+    # bulk update's CASE expressions cost more to build than they save): a hand added at the end leaves the
+    # earlier ones as they were.
+    results = {Hand: HAND_RESULTS, Penalty: PENALTY_RESULTS, Table: TABLE_RESULTS}
+    for record in changed:
+        fields = results[type(record)]
+        type(record).objects.filter(pk=record.pk).update(**{name: getattr(record, name) for name in fields})
+    scored = {(type(record), record.pk): record for record in [*sheet.hands, *sheet.all_penalties(), table]}
+    for copy in results_to:
+        record = scored.get((type(copy), copy.pk))
+        if record is not None and record is not copy:
+            for name in results[type(copy)]:
+                setattr(copy, name, getattr(record, name))
     return differences

@@ -12,6 +12,9 @@ class Command(BaseCommand):
         "Draw a tournament's next round as a draft (replacing a draft of the same round) and print it. "
         "Random draws are reproducible: the same --seed gives the same tables."
     )
+    # A director draws between rounds with the hall waiting: the system checks (a fifth of the command's time
+    # at 512 teams) run at every migrate and server start instead.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
         parser.add_argument("tournament_slug")

@@ -189,7 +189,7 @@ def _recorded(table: Table, entry_id: str) -> Hand | None:
     """The hand an entry with this id already put on the sheet, if any."""
     if not entry_id:
         return None
-    return Hand.objects.filter(table=table, entry_id=entry_id).first()
+    return Hand.objects.filter(table_id=table.pk, entry_id=entry_id).first()
 
 
 def redeal_record(

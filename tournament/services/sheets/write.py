@@ -28,7 +28,7 @@ class Change:
     """What an edit did, for the sheet's history; ``result`` is what the service returns.
 
     ``summary`` and ``after`` may be functions: they are called once the sheet is rescored and the records
-    reloaded, for what only scoring decides (a hand's number, an exposed card's warning).
+    it holds are up to date, for what only scoring decides (a hand's number, an exposed card's warning).
     """
 
     action: str
@@ -39,10 +39,13 @@ class Change:
     voids_signatures: bool = True
     records: tuple = ()
 
-    def settle(self) -> None:
-        """Reload the records scoring rewrote (``records``, else a record returned as ``result``)."""
-        records = self.records or ((self.result,) if isinstance(self.result, models.Model) else ())
-        for record in records:
+    def held_records(self) -> tuple:
+        """The records the change holds: ``records``, else a record returned as ``result``."""
+        return self.records or ((self.result,) if isinstance(self.result, models.Model) else ())
+
+    def settle(self, *, reload: bool = True) -> None:
+        """Bring the records the change holds up to date (reloading them unless scoring already did)."""
+        for record in self.held_records() if reload else ():
             if record.pk is not None:
                 record.refresh_from_db()
         if callable(self.summary):
@@ -158,8 +161,8 @@ def sheet_write(
     if change is None:
         return None
     if scored:
-        table_recompute(table)
-    change.settle()
+        table_recompute(table, results_to=change.held_records())
+    change.settle(reload=not scored)
     if correction and table.winner_pair != winner_before:
         _result_reversal_check(table, actor, director_ruling)
         change.summary += "; the director's ruling changes the result"

@@ -121,16 +121,16 @@ def card_remember(request, table: Table, card_secret: str) -> None:
 class TablePage:
     """Everything the table page shows, loaded once with a fixed number of queries."""
 
-    def __init__(self, request, secret):
+    def __init__(self, request, secret, *, with_players: bool = True):
         self.request = request
-        self.table = selectors.table_by_secret(secret)
+        self.table = selectors.table_by_secret(secret, with_players=with_players)
         self.round = self.table.round
         self.tournament = self.round.tournament
         self.rules = self.tournament.rules
         self.actor = request_actor(request)
         self.staff = self.actor.is_staff
         self.director = self.actor.is_director
-        self.seats = selectors.table_seats(self.table)
+        self.seats = selectors.table_seats(self.table) if with_players else selectors.bare_seats()
         kept = request.session.get(REFUSED) if request.method == "GET" else None
         self.refused = kept if kept and kept.get("secret") == secret else None
         if self.refused:

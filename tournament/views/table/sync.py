@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
 from tournament.forms.table import hand_entry
-from tournament.models import LogEntry, Table
+from tournament.models import Hand, LogEntry, Table
 from tournament.services import sheets
 from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.entries import ENTRY_ID
@@ -19,14 +19,17 @@ from tournament.views.table.hands import hand_saved
 from tournament.views.table.page import TablePage, change_of
 
 
-def _version_after(table: Table, entry_id: str) -> int:
+def _version_after(hand: Hand, entry_id: str) -> int:
     """The sheet's version just after this entry was recorded, however often it was sent."""
+    if Hand.table.is_cached(hand):
+        # Recorded by this very request: its table is the one the save locked and moved on.
+        return hand.table.version
     recorded = (
-        LogEntry.objects.filter(table=table, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
+        LogEntry.objects.filter(table_id=hand.table_id, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
         .values_list("version", flat=True)
         .first()
     )
-    return recorded if recorded is not None else Table.objects.values_list("version", flat=True).get(pk=table.pk)
+    return recorded if recorded is not None else Table.objects.values_list("version", flat=True).get(pk=hand.table_id)
 
 
 def _sheet_now(table: Table) -> str:
@@ -38,7 +41,7 @@ def _sheet_now(table: Table) -> str:
 
 @require_POST
 def hand_sync(request, secret):
-    page = TablePage(request, secret)
+    page = TablePage(request, secret, with_players=False)
     entry_id = request.POST.get("entry_id", "")
     if not ENTRY_ID.fullmatch(entry_id):
         return JsonResponse({"status": "refused", "message": "The entry has no id: enter it again."}, status=400)
@@ -62,4 +65,4 @@ def hand_sync(request, secret):
         return JsonResponse({"status": "refused", "message": error.message, "field": error.field}, status=422)
     text = hand_saved(hand)
     messages.success(request, text)
-    return JsonResponse({"status": "saved", "message": text, "version": _version_after(page.table, entry_id)})
+    return JsonResponse({"status": "saved", "message": text, "version": _version_after(hand, entry_id)})
