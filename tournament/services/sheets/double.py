@@ -58,14 +58,7 @@ def _submission_of(table: Table, side: Pair, sequence: int, entry, dealer, redea
     """The team's entry as a submission (not saved), refused beside its field as the engine would refuse it."""
     submission = HandSubmission(table=table, pair=side, sequence=sequence)
     if entry is not None:
-        checked = checked_entry(table, entry)
-        submission.dealer = checked.dealer
-        submission.bidder = checked.bidder
-        submission.bid_level = checked.level
-        submission.bid_kind = checked.kind
-        submission.trump_suit = checked.suit
-        submission.direction = checked.direction
-        submission.books = checked.books
+        apply_entry(submission, checked_entry(table, entry))
     else:
         if dealer not in Seat.values():
             raise ServiceError("Choose the seat that dealt.", field="dealer")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 import scoring
 from scoring import PenaltyKind, ScoringError, Seat
 from tournament.errors import ServiceError
-from tournament.models import Hand, Penalty, Table
+from tournament.models import Hand, HandSubmission, Penalty, Table
 
 ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
@@ -72,15 +72,15 @@ def out_of_turn_mark(entry: HandEntry) -> tuple[scoring.Penalty, ...]:
     return (scoring.Penalty(PenaltyKind.DEAL_OUT_OF_TURN, Seat(entry.dealer).pair),)
 
 
-def apply_entry(hand: Hand, entry: HandEntry) -> None:
-    hand.dealer = entry.dealer
-    hand.bidder = entry.bidder
-    hand.bid_level = entry.level
-    hand.bid_kind = entry.kind
-    hand.trump_suit = entry.suit
-    hand.direction = entry.direction
-    hand.books = entry.books
-    hand.misdeal = False
+def apply_entry(record: Hand | HandSubmission, entry: HandEntry) -> None:
+    """Write an entry's seats, bid, trump and books onto a played hand or a team's submission of it."""
+    record.dealer = entry.dealer
+    record.bidder = entry.bidder
+    record.bid_level = entry.level
+    record.bid_kind = entry.kind
+    record.trump_suit = entry.suit
+    record.direction = entry.direction
+    record.books = entry.books
 
 
 HAND_FIELDS = (
