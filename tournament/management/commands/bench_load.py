@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.management.commands.bench_logins import _free_port
+from tournament.management.gunicorn import gunicorn_serving
 
 HANDS = 4
 RESEND = 0.05
@@ -94,18 +94,9 @@ class Command(BaseCommand):
                 "Table.objects.filter(round__tournament__slug='load').values_list('secret', flat=True))))",
             )
         )
-        port = _free_port()
-        server = subprocess.Popen(
-            [str(Path(sys.executable).with_name("gunicorn")), "tournament.wsgi", "-b", f"127.0.0.1:{port}", "-w", "3"],
-            env=env,
-            cwd=settings.BASE_DIR,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
         latencies, errors, sent = [], [], [0]
         lock = threading.Lock()
-        try:
-            self._wait(port)
+        with gunicorn_serving(env) as port:
             phones = [
                 threading.Thread(target=self._phone, args=(port, secret, think, latencies, errors, sent, lock))
                 for secret in secrets
@@ -116,9 +107,6 @@ class Command(BaseCommand):
             for phone in phones:
                 phone.join()
             elapsed = time.perf_counter() - start
-        finally:
-            server.terminate()
-            server.wait()
         stored = json.loads(
             run(
                 "shell",
@@ -148,15 +136,6 @@ class Command(BaseCommand):
         )
         if errors or not once:
             raise CommandError("The load run lost, repeated or refused entries.")
-
-    def _wait(self, port: int) -> None:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/login/")
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("gunicorn did not start")
 
     def _phone(self, port, secret, think, latencies, errors, sent, lock) -> None:
         """One table's phone: open the sheet, then enter four hands with a think time between them."""

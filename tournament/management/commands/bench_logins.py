@@ -1,7 +1,6 @@
 import http.client
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -13,13 +12,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from tournament.management.gunicorn import gunicorn_serving
+
 ATTACKERS = 6
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Command(BaseCommand):
@@ -59,23 +54,7 @@ class Command(BaseCommand):
                 capture_output=True,
                 text=True,
             ).stdout.split()[-1]
-            port = _free_port()
-            server = subprocess.Popen(
-                [
-                    str(Path(sys.executable).with_name("gunicorn")),
-                    "tournament.wsgi",
-                    "--bind",
-                    f"127.0.0.1:{port}",
-                    "--workers",
-                    "3",
-                ],
-                env={**env, "STATIC_ROOT": str(Path(folder) / "static")},
-                cwd=settings.BASE_DIR,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            try:
-                self._wait(port)
+            with gunicorn_serving({**env, "STATIC_ROOT": str(Path(folder) / "static")}) as port:
                 alone = self._median(port, f"/table/{secret}/", requests)
                 guesses = [0] * ATTACKERS
                 refused = [0] * ATTACKERS
@@ -83,9 +62,6 @@ class Command(BaseCommand):
                 guesses = [0] * ATTACKERS
                 refused = [0] * ATTACKERS
                 attacked = self._under_load(port, secret, requests, self._guess, guesses, refused)
-            finally:
-                server.terminate()
-                server.wait()
         self.stdout.write(f"table page median, alone: {alone * 1000:.1f} ms")
         self.stdout.write(
             f"table page median, {ATTACKERS} clients loading the login page in a loop: {browsing * 1000:.1f} ms "
@@ -118,15 +94,6 @@ class Command(BaseCommand):
         while not stop.is_set():
             connection.request("GET", "/login/")
             connection.getresponse().read()
-
-    def _wait(self, port: int) -> None:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/")
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("gunicorn did not start")
 
     def _median(self, port: int, path: str, count: int) -> float:
         times = []

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from tournament.management.commands.bench_logins import _free_port
+from tournament.management.gunicorn import gunicorn_serving
 
 TEAMS = 512
 
@@ -50,7 +50,7 @@ class Command(BaseCommand):
             run("migrate", "-v0")
             run("collectstatic", "--noinput", "-v0")
             run("bench_field", "--teams", str(TEAMS), "--rounds", "3", "--name", "Scale")
-            pages = self._pages(env, folder, requests)
+            pages = self._pages(env, requests)
             inside = json.loads(run("bench_inside", "scale").stdout.strip().splitlines()[-1])
             draws = {}
             run("bench_field", "--teams", "2048", "--rounds", "1", "--name", "Huge")
@@ -60,24 +60,8 @@ class Command(BaseCommand):
                 draws[teams] = time.perf_counter() - start
         self._report(pages, inside, draws)
 
-    def _pages(self, env, folder, requests) -> dict:
-        port = _free_port()
-        server = subprocess.Popen(
-            [
-                str(Path(sys.executable).with_name("gunicorn")),
-                "tournament.wsgi",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "-w",
-                "3",
-            ],
-            env=env,
-            cwd=settings.BASE_DIR,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            self._wait(port)
+    def _pages(self, env, requests) -> dict:
+        with gunicorn_serving(env) as port:
             figures = {"floor": self._median(port, "/login/", requests)}
             for name, path in (
                 ("standings", "/t/scale/standings/"),
@@ -91,19 +75,7 @@ class Command(BaseCommand):
             figures["standings_html_bytes"] = len(gzip.decompress(body))
             etag = headers["etag"]
             figures["poll"] = self._median(port, "/t/scale/standings/", requests, etag=etag, status=304)
-        finally:
-            server.terminate()
-            server.wait()
         return figures
-
-    def _wait(self, port: int) -> None:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/login/")
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("gunicorn did not start")
 
     def _get(self, port, path, etag=None):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
