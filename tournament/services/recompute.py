@@ -92,15 +92,14 @@ def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[s
     sheet = sheet_load(table)
     result = sheet_score(sheet)
     differences: dict[str, list[str]] = {}
-    changed: list = []
+    changed: dict[int, Hand | Penalty | Table] = {}
 
     def note(record, name: str, new) -> None:
         old = getattr(record, name)
         if old != new:
             differences.setdefault(str(record), []).append(f"{name}: {old} → {new}")
             setattr(record, name, new)
-            if not any(record is seen for seen in changed):
-                changed.append(record)
+            changed[id(record)] = record
 
     def note_penalty(penalty: Penalty, line: scoring.PenaltyLine) -> None:
         note(penalty, "warning", line.warning)
@@ -132,7 +131,7 @@ def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[s
     # bulk update's CASE expressions cost more to build than they save): a hand added at the end leaves the
     # earlier ones as they were.
     results = {Hand: HAND_RESULTS, Penalty: PENALTY_RESULTS, Table: TABLE_RESULTS}
-    for record in changed:
+    for record in changed.values():
         fields = results[type(record)]
         type(record).objects.filter(pk=record.pk).update(**{name: getattr(record, name) for name in fields})
     scored = {(type(record), record.pk): record for record in [*sheet.hands, *sheet.all_penalties(), table]}
