@@ -21,6 +21,17 @@ def _seat_choices(seats):
     return [(seat.seat.value, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
 
 
+def team_out_of_turn_field() -> forms.ChoiceField:
+    """The team whose deal or bid out of turn caused a re-deal (the sheet's and a team's own re-deal form)."""
+    return forms.ChoiceField(
+        choices=Pair.choices(),
+        widget=ChoiceButtons,
+        required=False,
+        label="Team out of turn",
+        help_text="For a deal or a bid out of turn.",
+    )
+
+
 class VersionedForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(
@@ -153,13 +164,7 @@ class RedealForm(VersionedForm):
     )
     confirm_knock_on = None
     director_ruling = None
-    team = forms.ChoiceField(
-        choices=Pair.choices(),
-        widget=ChoiceButtons,
-        required=False,
-        label="Team out of turn",
-        help_text="For a deal or a bid out of turn.",
-    )
+    team = team_out_of_turn_field()
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
@@ -319,13 +324,7 @@ class TeamRedealForm(forms.Form):
     redeal_reason = forms.ChoiceField(
         choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )
-    redeal_team = forms.ChoiceField(
-        choices=Pair.choices(),
-        widget=ChoiceButtons,
-        required=False,
-        label="Team out of turn",
-        help_text="For a deal or a bid out of turn.",
-    )
+    redeal_team = team_out_of_turn_field()
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
