@@ -1,53 +1,91 @@
 // Keeps the table pages and their assets on the phone: a table page comes from the network when it can
-// (and is kept), from the phone's cache when the server cannot be reached. Nothing else is touched.
+// (and is kept while its sheet is being filled in), from the phone's cache when the server cannot be
+// reached. A page the server no longer marks for keeping (signed, round closed) is dropped from the phone.
 "use strict";
-const CACHE = "{{ cache_name|escapejs }}";
+const ASSETS_CACHE = "{{ assets_cache|escapejs }}";
+const SHEETS_CACHE = "bidwhist-sheets";
 const ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
-const STATIC_PREFIX = "{{ static_prefix|escapejs }}";
+const KEEP_HEADER = "{{ keep_header|escapejs }}";
 const SHEET_PAGE = /^\/(table|card)\/[A-Za-z0-9_-]+\/$/;
 
+function sheetKey(url) {
+  const address = new URL(url);
+  return SHEET_PAGE.test(address.pathname) && address.origin === self.location.origin ?
+    address.origin + address.pathname : null;
+}
+
+// Keep the page if the server says so; drop the copy if it answered anything else but a server error.
+function remember(key, response) {
+  return caches.open(SHEETS_CACHE).then(function (cache) {
+    if (response.ok && !response.redirected && response.headers.get(KEEP_HEADER) === "keep") {
+      return cache.put(key, response);
+    }
+    if (response.status < 500) return cache.delete(key);
+  });
+}
+
+function refresh(key) {
+  return fetch(key, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+    return remember(key, response);
+  }).catch(function () { /* offline: keep what the phone has */ });
+}
+
+// Every other kept page is asked for again, so a sheet signed or closed elsewhere leaves this phone too.
+function tidy(except) {
+  return caches.open(SHEETS_CACHE).then(function (cache) { return cache.keys(); }).then(function (requests) {
+    return Promise.all(requests.filter(function (request) { return request.url !== except; })
+      .map(function (request) { return refresh(request.url); }));
+  });
+}
+
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(ASSETS); }).then(function () {
+  event.waitUntil(caches.open(ASSETS_CACHE).then(function (cache) { return cache.addAll(ASSETS); }).then(function () {
     return self.skipWaiting();
   }));
 });
 
+// The table page that registered this worker was loaded before the worker ran: it is fetched again and
+// kept now, so that page reloads offline even if the phone never opens it again while online.
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (keys) {
     return Promise.all(keys.filter(function (key) {
-      return key.indexOf("bidwhist-") === 0 && key !== CACHE;
+      return key.indexOf("bidwhist-") === 0 && key !== ASSETS_CACHE && key !== SHEETS_CACHE;
     }).map(function (key) { return caches.delete(key); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(function () { return self.clients.claim(); }).then(function () {
+    return self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  }).then(function (windows) {
+    const keys = new Set(windows.map(function (client) { return sheetKey(client.url); }).filter(Boolean));
+    return Promise.all(Array.from(keys, refresh));
+  }));
 });
+
+function isAsset(url) {
+  return url.origin === self.location.origin && ASSETS.indexOf(url.pathname) !== -1;
+}
 
 function offlinePage() {
   const html = "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>" +
     "<title>Offline</title><p style='font:1.1rem sans-serif;padding:1rem'>The phone is offline and has not " +
-    "opened this page before. Try again when the network is back.</p>";
+    "kept this page. Try again when the network is back.</p>";
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
-}
-
-function keep(request, response) {
-  if (response.ok && !response.redirected) {
-    const copy = response.clone();
-    caches.open(CACHE).then(function (cache) { cache.put(request, copy); });
-  }
-  return response;
 }
 
 self.addEventListener("fetch", function (event) {
   const request = event.request;
   if (request.method !== "GET") return;
-  const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
-  if (request.mode === "navigate" && SHEET_PAGE.test(url.pathname)) {
-    const key = url.origin + url.pathname;
-    event.respondWith(fetch(request).then(function (response) { return keep(key, response); }).catch(function () {
-      return caches.match(key).then(function (hit) { return hit || offlinePage(); });
+  const key = request.mode === "navigate" ? sheetKey(request.url) : null;
+  if (key) {
+    event.respondWith(fetch(request).then(function (response) {
+      event.waitUntil(remember(key, response.clone()).then(function () { return tidy(key); }));
+      return response;
+    }).catch(function () {
+      return caches.open(SHEETS_CACHE).then(function (cache) { return cache.match(key); }).then(function (hit) {
+        return hit || offlinePage();
+      });
     }));
-  } else if (url.pathname.indexOf(STATIC_PREFIX) === 0) {
-    event.respondWith(caches.match(request).then(function (hit) {
-      return hit || fetch(request).then(function (response) { return keep(request, response); });
+  } else if (isAsset(new URL(request.url))) {
+    event.respondWith(caches.match(request, { cacheName: ASSETS_CACHE }).then(function (hit) {
+      return hit || fetch(request);
     }));
   }
 });

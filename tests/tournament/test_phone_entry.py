@@ -6,12 +6,13 @@ import re
 
 import pytest
 from django.db import connection
+from django.templatetags.static import static
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.errors import ServiceError
-from tournament.models import Hand, LogEntry, Penalty
+from tournament.models import Hand, LogEntry, Penalty, Round
 from tournament.selectors import card_sitting
 from tournament.services import sheets
 from tournament.services.cards import table_cards_issue
@@ -314,9 +315,25 @@ def test_the_service_worker_is_served_from_the_root_and_keeps_the_table_pages(cl
     assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
     body = response.content.decode()
     assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", body).group(1))
-    assert "/static/js/table.js" in assets and "/static/django_htmx/htmx-2.min.js" in assets
-    assert re.fullmatch(r"bidwhist-[0-9a-f]{12}", json.loads(re.search(r"const CACHE = (\".*?\");", body).group(1)))
+    assert {static("js/table.js"), static("django_htmx/htmx-2.min.js"), static("css/app.css")} <= set(assets)
+    cache = json.loads(re.search(r"const ASSETS_CACHE = (\".*?\");", body).group(1))
+    assert re.fullmatch(r"bidwhist-assets-[0-9a-f]{12}", cache)
     assert "no-cache" in response["Cache-Control"]
+
+
+def test_a_table_page_may_stay_on_the_phone_only_while_its_sheet_is_being_filled_in(client, table, sheet):
+    address = reverse("table", args=[table.secret])
+    assert client.get(address)["Offline-Copy"] == "keep"
+    sheet.full_round(table)
+    assert client.get(address)["Offline-Copy"] == "keep", "complete but not signed: still in use"
+    sheet.sign_both(table)
+    assert "Offline-Copy" not in client.get(address), "signed: the phone drops its copy"
+
+
+def test_a_table_page_of_a_closed_round_is_not_kept_on_the_phone(client, table):
+    Round.objects.filter(pk=table.round_id).update(status=Round.Status.CLOSED)
+    response = client.get(reverse("table", args=[table.secret]))
+    assert response.status_code == 200 and "Offline-Copy" not in response
 
 
 def test_an_entry_id_is_letters_digits_and_dashes(client, table):

@@ -9,11 +9,22 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 
-OFFLINE_ASSETS = ("css/app.css", "js/table.js", "django_htmx/htmx-2.min.js", "img/favicon.svg")
+# Every static file the table page names: a page first opened online reloads offline with all of them.
+OFFLINE_ASSETS = ("css/app.css", "css/print.css", "js/table.js", "django_htmx/htmx-2.min.js", "img/favicon.svg")
+# A table page the phone may keep for offline use carries this header; any other answer for its address
+# (signed, round closed, gone) makes the phone drop the copy it holds.
+KEEP_HEADER = "Offline-Copy"
+
+
+def offline_copy(response, *, keep: bool):
+    """Say whether a table page may stay on the phone: only while its sheet is still being filled in."""
+    if keep:
+        response[KEEP_HEADER] = "keep"
+    return response
 
 
 def _assets_fingerprint() -> str:
-    """Changes whenever an asset changes, so phones drop the old copies."""
+    """Changes whenever an asset changes, so phones drop the old copies (also where their names do not)."""
     digest = hashlib.sha256()
     for name in OFFLINE_ASSETS:
         found = finders.find(name)
@@ -25,8 +36,8 @@ def _assets_fingerprint() -> str:
 @cache_control(no_cache=True)
 def service_worker(request):
     context = {
-        "cache_name": f"bidwhist-{_assets_fingerprint()}",
+        "assets_cache": f"bidwhist-assets-{_assets_fingerprint()}",
         "assets": [static(name) for name in OFFLINE_ASSETS],
-        "static_prefix": static(""),
+        "keep_header": KEEP_HEADER,
     }
     return render(request, "offline/sw.js", context, content_type="text/javascript")

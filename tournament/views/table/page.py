@@ -29,6 +29,7 @@ from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.write import may_change
 from tournament.views.common import request_actor
+from tournament.views.offline import offline_copy
 
 REFUSED = "table_refused"
 CARDS = "table_cards"
@@ -299,4 +300,5 @@ class TablePage:
 
 
 def render_page(request, page: TablePage, status=200, **overrides):
-    return render(request, "table/table.html", page.context(**overrides), status=status)
+    response = render(request, "table/table.html", page.context(**overrides), status=status)
+    return offline_copy(response, keep=not page.locked)
