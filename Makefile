@@ -5,7 +5,7 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench bench-load clean upgrade demo-fixture
+.PHONY: run venue test lint format bench bench-load clean upgrade demo-fixture
 
 # requirements.txt and requirements-dev.txt are exact, hashed pins compiled from requirements.in and
 # requirements-dev.in (pip-tools); `make upgrade` compiles them again with the newest allowed releases.
@@ -28,8 +28,18 @@ run: $(VENV)/.installed
 	@echo "== Loading the demo event"
 	DEBUG=true $(PY) manage.py seed_demo
 	DEBUG=true $(PY) manage.py ensure_director
+	@DEBUG=true $(PY) manage.py check --deploy --tag accounts
 	@echo "== Serving on http://$(HOST):$(PORT)/  (staff login: http://$(HOST):$(PORT)/login/; stop with Ctrl-C)"
 	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+
+## make venue: the event at a venue: production settings (DEBUG off, collected static files, gunicorn) on the
+## laptop's LAN address (or HOST=), port PORT, with its own database VENUE_DATABASE (kept between runs).
+## Prints the address phones open, as text and as a QR code; the first run prints the director's password.
+VENUE_DATABASE ?= $(HOME)/whist/venue.sqlite3
+WORKERS ?= 3
+venue: $(VENV)/.installed
+	$(PY) manage.py venue --port $(PORT) --workers $(WORKERS) --database "$(VENUE_DATABASE)" \
+	  $(if $(filter-out file,$(origin HOST)),--host $(HOST))
 
 ## make test: install what the tests need, lint, and run the whole suite
 test: $(VENV)/.installed-dev

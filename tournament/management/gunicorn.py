@@ -1,6 +1,8 @@
-"""The app served by gunicorn on a free local port, for the benchmarks that measure it as phones reach it."""
+"""The app served by gunicorn: the venue's server, and a free local port for the benchmarks and the tests that
+reach it as phones do."""
 
 import http.client
+import signal
 import socket
 import subprocess
 import sys
@@ -18,36 +20,46 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def gunicorn_command(*, bind: str, workers: int) -> list[str]:
+    """gunicorn serving the app on ``bind`` (host:port); several servers may run side by side."""
+    gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+    return [gunicorn, "tournament.wsgi", "--bind", bind, "--workers", str(workers), "--no-control-socket"]
+
+
+def gunicorn_stop(server: subprocess.Popen) -> int:
+    """Ask gunicorn to finish the requests in hand and stop (its graceful shutdown); wait for it."""
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+    return server.wait()
+
+
 @contextmanager
-def gunicorn_serving(env: dict, *, workers: int = 3) -> Iterator[int]:
+def gunicorn_serving(
+    env: dict, *, workers: int = 3, port: int | None = None, output=subprocess.DEVNULL
+) -> Iterator[int]:
     """Serve the app with ``workers`` gunicorn workers until the block ends; yields the port, once it answers."""
-    port = free_port()
+    port = port or free_port()
     server = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("gunicorn")),
-            "tournament.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-        ],
+        gunicorn_command(bind=f"127.0.0.1:{port}", workers=workers),
         env=env,
         cwd=settings.BASE_DIR,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
     )
     try:
-        _wait(port)
+        gunicorn_wait(server, "127.0.0.1", port)
         yield port
     finally:
-        server.terminate()
-        server.wait()
+        gunicorn_stop(server)
 
 
-def _wait(port: int) -> None:
-    for _ in range(100):
+def gunicorn_wait(server: subprocess.Popen, host: str, port: int) -> None:
+    """Return once the server answers on host:port (it stopped, or 30 seconds passed: an error)."""
+    for _ in range(300):
+        if server.poll() is not None:
+            break
         try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/login/")
+            http.client.HTTPConnection(host, port, timeout=1).request("GET", "/login/")
             return
         except OSError:
             time.sleep(0.1)
