@@ -10,6 +10,27 @@ from tournament.services.teams import PlayerEntry, team_register
 CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def static_collected():
+    """The static files as production has them: collected by its storage (hashed names), served by whitenoise."""
+    from tournament.management.venue import static_collect
+
+    static_collect()
+
+
+@pytest.fixture(scope="session")
+def live_server(request):
+    """Django's live server as pytest-django starts it, but with static files served by the app's own whitenoise
+    (from the collected files), as in production, rather than by the development handler."""
+    from pytest_django.live_server_helper import LiveServer
+
+    server = LiveServer("localhost", start=False)
+    server.thread.static_handler = lambda application: application
+    server.start()
+    yield server
+    server.stop()
+
+
 def _user(username, *, staff=False, group=None):
     user = get_user_model().objects.create_user(username=username, password="pw-for-tests-123")
     user.is_staff = staff
@@ -17,6 +38,42 @@ def _user(username, *, staff=False, group=None):
     if group:
         user.groups.add(role_groups_ensure()[group])
     return user
+
+
+def _test_database_url() -> str:
+    from django.db import connection
+
+    database = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{database['NAME']}"
+    user = f"{database['USER']}:{database['PASSWORD']}@" if database["PASSWORD"] else f"{database['USER']}@"
+    return f"postgresql://{user}{database['HOST']}:{database['PORT'] or 5432}/{database['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def venue_server_session(django_db_setup, static_collected, tmp_path_factory):
+    """The venue's server (gunicorn, production settings with DEBUG off, the collected static files) serving the
+    test database, started as ``manage.py venue`` starts it; yields its address."""
+    from django.conf import settings
+
+    from tournament.management.gunicorn import free_port, gunicorn_serving
+    from tournament.management.venue import venue_environment
+
+    port = free_port()
+    env = venue_environment(host="127.0.0.1", port=port, database_url=_test_database_url())
+    env.update(DJANGO_SETTINGS_MODULE="tournament.settings", STATIC_ROOT=str(settings.STATIC_ROOT))
+    log = tmp_path_factory.mktemp("venue") / "gunicorn.log"
+    with log.open("w") as output, gunicorn_serving(env, workers=2, port=port, output=output):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def venue_server(venue_server_session, transactional_db):
+    """The venue's server for one test: what the test saves (committed) is what the server reads."""
+    from django.core.cache import cache
+
+    cache.clear()
+    return venue_server_session
 
 
 @pytest.fixture

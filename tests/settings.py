@@ -1,15 +1,25 @@
-"""Settings for the test suite: production settings with plain HTTP and unhashed static files."""
+"""Settings for the test suite: the production settings, served over plain HTTP as at a venue.
+
+Static files are the production ones (the manifest storage, served by whitenoise from STATIC_ROOT), collected
+once per change of their sources (tests/conftest.py). An SQLite test database is a file, as at a venue, so
+the tests that start gunicorn (tests/production/) reach the same data as the test.
+"""
+
+import hashlib
+import os
+import tempfile
 
 from tournament.settings import *  # noqa: F403
+from tournament.settings import BASE_DIR, DATABASES, Path
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-STATIC_ROOT = None
-WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = True
+
+_CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:10]
+STATIC_ROOT = Path(tempfile.gettempdir()) / f"bidwhist-test-static-{_CHECKOUT}"
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"bidwhist-test-{_CHECKOUT}-{os.getpid()}.sqlite3")
+    }

@@ -1,0 +1,201 @@
+"""The venue as deployed: ``manage.py venue`` (what ``make venue`` runs) and the server it starts (gunicorn,
+production settings with DEBUG off, static files collected by the manifest storage), against which every
+public and table address answers and every static file a page names is there."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tournament.management.gunicorn import free_port
+from tournament.services.cards import table_cards_issue
+from tournament.services.draws import round_draw, round_publish
+
+STAFF_NAMESPACES = ("director", "admin")
+STATIC_IN_PAGE = re.compile(r"""(?:src|href)=["'](/static/[^"']+)["']""")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
+def fetch(url: str) -> tuple[int, dict, bytes]:
+    try:
+        with OPENER.open(url, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def public_and_table_routes(patterns=None, namespace=""):
+    """(name, keyword arguments) of every address but the staff's pages."""
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}:{pattern.namespace}".strip(":") if pattern.namespace else namespace
+            if not inner.startswith(STAFF_NAMESPACES):
+                yield from public_and_table_routes(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}:{pattern.name}".strip(":"), list(pattern.pattern.converters or [])
+
+
+@pytest.fixture
+def venue_event(transactional_db, tournament, make_teams, sheet):
+    """Eight teams: round 1 signed, round 2 published with one sheet signed, one half entered, two untouched."""
+    make_teams(tournament, 8)
+    first = round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
+    for table in first.tables.all():
+        sheet.play(table)
+    second = round_publish(round=round_draw(tournament=tournament, method="swiss", seed=2))
+    tables = list(second.tables.order_by("number"))
+    sheet.play(tables[0])
+    sheet.hand(tables[1], "N", "N", 3, "high", 9)
+    sheet.hand(tables[1], "E", "E", 4, "low", 10)
+    cards = table_cards_issue(tournament=tournament)
+    return tournament, list(first.tables.all()) + tables, cards
+
+
+def addresses(tournament, tables, cards) -> list[str]:
+    team = tournament.teams.order_by("number").first()
+    values = {"slug": tournament.slug, "event_slug": tournament.event.slug, "number": 1, "team_id": team.pk}
+    values.update(sequence=1, penalty_id=1)
+    found = []
+    for name, arguments in public_and_table_routes():
+        if name == "table_card":
+            found += [reverse(name, kwargs={"secret": card.secret}) for card in cards]
+        elif "secret" in arguments:
+            given = {key: values[key] for key in arguments if key != "secret"}
+            found += [reverse(name, kwargs={**given, "secret": table.secret}) for table in tables]
+        else:
+            found.append(reverse(name, kwargs={key: values[key] for key in arguments}))
+    return found
+
+
+def test_every_public_and_table_address_answers_on_the_venue_server(venue_server, venue_event):
+    tournament, tables, cards = venue_event
+    pages = addresses(tournament, tables, cards)
+    assert len(pages) > 100
+    errors, static_named = [], set()
+    for path in pages:
+        status, headers, body = fetch(venue_server + path)
+        if status >= 500:
+            errors.append(f"{path}: {status}")
+        if headers.get("Content-Type", "").startswith("text/html"):
+            static_named.update(STATIC_IN_PAGE.findall(body.decode()))
+    assert not errors, errors
+
+    status, headers, body = fetch(venue_server + "/sw.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", body.decode()).group(1))
+    missing = [url for url in sorted(static_named | set(assets)) if fetch(venue_server + url)[0] != 200]
+    assert not missing, missing
+    assert any(re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", url) for url in static_named), "hashed names"
+    named_by_table_page = fetch_static(venue_server + reverse("table", args=[tables[-1].secret]))
+    assert set(named_by_table_page) <= set(assets), "the service worker keeps every file the table page names"
+
+    status, _, body = fetch(venue_server + "/no-such-page/")
+    assert status == 404 and b"URLconf" not in body, "DEBUG is off: the app's own page, not Django's report"
+
+
+def fetch_static(url: str) -> list[str]:
+    return STATIC_IN_PAGE.findall(fetch(url)[2].decode())
+
+
+# The command
+
+
+def venue_command(tmp_path, port, *extra):
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
+    env["STATIC_ROOT"] = str(settings.STATIC_ROOT)
+    command = [sys.executable, "manage.py", "venue", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--database", str(tmp_path / "whist" / "venue.sqlite3"), "--workers", "2", *extra]
+    return subprocess.Popen(
+        command,
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def read_until_serving(server) -> str:
+    lines = []
+    for line in server.stdout:
+        lines.append(line)
+        if line.startswith("== Phones open"):
+            return "".join(lines)
+    pytest.fail("the venue command stopped before serving:\n" + "".join(lines))
+
+
+def ctrl_c(server) -> str:
+    """Ctrl-C as a terminal sends it: SIGINT to the command's whole process group."""
+    os.killpg(server.pid, signal.SIGINT)
+    rest, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, rest
+    return rest
+
+
+def test_the_venue_command_serves_production_keeps_its_data_and_stops_on_ctrl_c(tmp_path):
+    port = free_port()
+    server = venue_command(tmp_path, port)
+    said = read_until_serving(server)
+    try:
+        password = re.search(r"Log in as director with the password (\S+)", said).group(1)
+        assert f"Phones open http://127.0.0.1:{port}/" in said
+        assert "▀" in said or "█" in said, "the address as a QR code"
+        status, _, body = fetch(f"http://127.0.0.1:{port}/")
+        assert status == 200 and re.search(rb"/static/css/app\.[0-9a-f]{12}\.css", body), "collected static files"
+        assert fetch(f"http://127.0.0.1:{port}/sw.js")[0] == 200
+        status, _, body = fetch(f"http://127.0.0.1:{port}/no-such-page/")
+        assert status == 404 and b"URLconf" not in body, "DEBUG is off"
+    finally:
+        stopped = ctrl_c(server)
+    assert "Stopped" in stopped
+    assert (tmp_path / "whist" / "venue.sqlite3").is_file(), "its own database, outside the checkout"
+
+    server = venue_command(tmp_path, port)
+    said = read_until_serving(server)
+    ctrl_c(server)
+    assert password not in said and "with the password you were given" in said, "the account is kept"
+
+
+def test_the_venue_command_refuses_to_serve_an_account_with_a_published_password(tmp_path):
+    database = tmp_path / "whist" / "venue.sqlite3"
+    database.parent.mkdir()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="false")
+    script = (
+        "from django.contrib.auth.models import User; "
+        "User.objects.create_user('director', password='whist-director', is_staff=True)"
+    )
+    for command in (["migrate", "-v0"], ["shell", "-c", script]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=settings.BASE_DIR, env=env, check=True)
+    server = venue_command(tmp_path, free_port())
+    said, _ = server.communicate(timeout=120)
+    assert server.returncode == 1
+    assert "Not serving" in said and "manage.py changepassword director" in said
+    assert "Phones open" not in said
+
+
+def test_make_run_warns_of_an_account_with_a_published_password(db, django_user_model, settings, capsys):
+    django_user_model.objects.create_user(username="director", password="whist-director", is_staff=True)
+    settings.DEBUG = True
+    call_command("check", "--deploy", "--tag", "accounts")
+    assert "has a password printed in the README or docs" in capsys.readouterr().err
+    makefile = (settings.BASE_DIR / "Makefile").read_text()
+    run_recipe = makefile.split("\nrun:")[1].split("\n\n")[0]
+    assert "check --deploy --tag accounts" in run_recipe
