@@ -1,8 +1,12 @@
 import datetime
+import os
+import signal
+import threading
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.venue import venue_command, venue_said_until_serving
 from tournament.roles import DIRECTORS, SCOREKEEPERS, role_groups_ensure
 from tournament.services.events import event_create, tournament_create
 from tournament.services.teams import PlayerEntry, team_register
@@ -51,20 +55,18 @@ def _test_database_url() -> str:
 
 
 @pytest.fixture(scope="session")
-def venue_server_session(django_db_setup, static_collected, tmp_path_factory):
-    """The venue's server (gunicorn, production settings with DEBUG off, the collected static files) serving the
-    test database, started as ``manage.py venue`` starts it; yields its address."""
-    from django.conf import settings
-
-    from tournament.management.gunicorn import free_port, gunicorn_serving
-    from tournament.management.venue import venue_environment
+def venue_server_session(django_db_setup, static_collected):
+    """The venue's server started by ``manage.py venue`` (gunicorn, DEBUG off, the collected static files) on the
+    test database; yields its address. The command's own director account has a name no test uses."""
+    from tournament.management.gunicorn import free_port
 
     port = free_port()
-    env = venue_environment(host="127.0.0.1", port=port, database_url=_test_database_url())
-    env.update(DJANGO_SETTINGS_MODULE="tournament.settings", STATIC_ROOT=str(settings.STATIC_ROOT))
-    log = tmp_path_factory.mktemp("venue") / "gunicorn.log"
-    with log.open("w") as output, gunicorn_serving(env, workers=2, port=port, output=output):
-        yield f"http://127.0.0.1:{port}"
+    server = venue_command(port=port, database=_test_database_url(), username="venue-director")
+    venue_said_until_serving(server)
+    threading.Thread(target=server.stdout.read, daemon=True).start()
+    yield f"http://127.0.0.1:{port}"
+    os.killpg(server.pid, signal.SIGINT)
+    server.wait(timeout=60)
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ public and table address answers and every static file a page names is there."""
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -16,6 +15,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.venue import venue_command, venue_ctrl_c, venue_said_until_serving
 from tournament.management.gunicorn import free_port
 from tournament.services.cards import table_cards_issue
 from tournament.services.draws import round_draw, round_publish
@@ -116,43 +116,10 @@ def fetch_static(url: str) -> list[str]:
 # The command
 
 
-def venue_command(tmp_path, port, *extra):
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
-    env["STATIC_ROOT"] = str(settings.STATIC_ROOT)
-    command = [sys.executable, "manage.py", "venue", "--host", "127.0.0.1", "--port", str(port)]
-    command += ["--database", str(tmp_path / "whist" / "venue.sqlite3"), "--workers", "2", *extra]
-    return subprocess.Popen(
-        command,
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-
-
-def read_until_serving(server) -> str:
-    lines = []
-    for line in server.stdout:
-        lines.append(line)
-        if line.startswith("== Phones open"):
-            return "".join(lines)
-    pytest.fail("the venue command stopped before serving:\n" + "".join(lines))
-
-
-def ctrl_c(server) -> str:
-    """Ctrl-C as a terminal sends it: SIGINT to the command's whole process group."""
-    os.killpg(server.pid, signal.SIGINT)
-    rest, _ = server.communicate(timeout=60)
-    assert server.returncode == 0, rest
-    return rest
-
-
 def test_the_venue_command_serves_production_keeps_its_data_and_stops_on_ctrl_c(tmp_path):
-    port = free_port()
-    server = venue_command(tmp_path, port)
-    said = read_until_serving(server)
+    port, database = free_port(), str(tmp_path / "whist" / "venue.sqlite3")
+    server = venue_command(port=port, database=database)
+    said = venue_said_until_serving(server)
     try:
         password = re.search(r"Log in as director with the password (\S+)", said).group(1)
         assert f"Phones open http://127.0.0.1:{port}/" in said
@@ -163,13 +130,13 @@ def test_the_venue_command_serves_production_keeps_its_data_and_stops_on_ctrl_c(
         status, _, body = fetch(f"http://127.0.0.1:{port}/no-such-page/")
         assert status == 404 and b"URLconf" not in body, "DEBUG is off"
     finally:
-        stopped = ctrl_c(server)
+        stopped = venue_ctrl_c(server)
     assert "Stopped" in stopped
     assert (tmp_path / "whist" / "venue.sqlite3").is_file(), "its own database, outside the checkout"
 
-    server = venue_command(tmp_path, port)
-    said = read_until_serving(server)
-    ctrl_c(server)
+    server = venue_command(port=port, database=database)
+    said = venue_said_until_serving(server)
+    venue_ctrl_c(server)
     assert password not in said and "with the password you were given" in said, "the account is kept"
 
 
@@ -184,7 +151,7 @@ def test_the_venue_command_refuses_to_serve_an_account_with_a_published_password
     )
     for command in (["migrate", "-v0"], ["shell", "-c", script]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=settings.BASE_DIR, env=env, check=True)
-    server = venue_command(tmp_path, free_port())
+    server = venue_command(port=free_port(), database=str(database))
     said, _ = server.communicate(timeout=120)
     assert server.returncode == 1
     assert "Not serving" in said and "manage.py changepassword director" in said
