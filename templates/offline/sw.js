@@ -6,6 +6,7 @@ const ASSETS_CACHE = "{{ assets_cache|escapejs }}";
 const SHEETS_CACHE = "bidwhist-sheets";
 const ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
 const KEEP_HEADER = "{{ keep_header|escapejs }}";
+const OTHERS_KEPT = 3;
 const SHEET_PAGE = /^\/(table|card)\/[A-Za-z0-9_-]+\/$/;
 
 function sheetKey(url) {
@@ -30,11 +31,17 @@ function refresh(key) {
   }).catch(function () { /* offline: keep what the phone has */ });
 }
 
-// Every other kept page is asked for again, so a sheet signed or closed elsewhere leaves this phone too.
+// Every other kept page is asked for again, so a sheet signed or closed elsewhere leaves this phone too. A
+// phone needs its own table's page: beyond the few most recent, older pages (a laptop browsing many tables)
+// are dropped rather than asked for on every page load.
 function tidy(except) {
-  return caches.open(SHEETS_CACHE).then(function (cache) { return cache.keys(); }).then(function (requests) {
-    return Promise.all(requests.filter(function (request) { return request.url !== except; })
-      .map(function (request) { return refresh(request.url); }));
+  return caches.open(SHEETS_CACHE).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      const others = requests.filter(function (request) { return request.url !== except; });
+      const stale = others.slice(0, Math.max(0, others.length - OTHERS_KEPT));
+      return Promise.all(stale.map(function (request) { return cache.delete(request); }).concat(
+        others.slice(stale.length).map(function (request) { return refresh(request.url); })));
+    });
   });
 }
 
