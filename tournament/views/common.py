@@ -16,6 +16,18 @@ def request_actor(request) -> Actor:
     return actor_of(user=request.user, default=Actor.table_link(device_of(request)))
 
 
+def earlier_messages_drop(request) -> None:
+    """Forget messages of earlier requests never shown (their page did not arrive): a refusal's page must not
+    carry an earlier "saved" as if it were about this entry."""
+    list(messages.get_messages(request))  # read, they are not stored again
+
+
+def refusal_say(request, message: str) -> None:
+    """Tell of a refusal, alone: messages of earlier requests never shown are about other entries."""
+    earlier_messages_drop(request)
+    messages.error(request, message)
+
+
 def form_error(form, error: ServiceError) -> None:
     """Show a service's refusal beside the field it concerns, or above the form."""
     field = error.field if error.field in form.fields else None

@@ -28,7 +28,7 @@ from tournament.models import Round, Table, Tournament
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.write import may_change
-from tournament.views.common import request_actor
+from tournament.views.common import earlier_messages_drop, refusal_say, request_actor
 
 REFUSED = "table_refused"
 CARDS = "table_cards"
@@ -66,13 +66,14 @@ def back_to_sheet(page: "TablePage", anchor: str = ENTRY):
 
 
 def stale(page: "TablePage", error: StaleSheet):
-    messages.error(page.request, error.message)
+    refusal_say(page.request, error.message)
     return back_to_sheet(page)
 
 
 def refused(page: "TablePage", name: str, form, *, to: str = ""):
     """Keep a refused form for the page (``to``, else the sheet) to show again, opened at its first error."""
     request = page.request
+    earlier_messages_drop(request)
     request.session[REFUSED] = {
         "secret": page.table.secret,
         "form": name,
@@ -93,7 +94,7 @@ def sheet_form_run(page: "TablePage", form, service, done, *, anchor: str = ENTR
         return stale(page, error)
     except ServiceError as error:
         if error.field not in form.fields and not page.can_edit:
-            messages.error(page.request, error.message)
+            refusal_say(page.request, error.message)
             return back_to_sheet(page)
         form_error(form, error)
         return None
