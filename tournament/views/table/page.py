@@ -207,6 +207,10 @@ class TablePage:
         return self.staff or self.tournament.sheet_mode != Tournament.SheetMode.DOUBLE
 
     @property
+    def double_entry(self) -> bool:
+        return self.tournament.sheet_mode == Tournament.SheetMode.DOUBLE
+
+    @property
     def both_entered(self) -> bool:
         return len({submission.pair for submission in self.submissions}) == 2
 
@@ -292,7 +296,13 @@ class TablePage:
             "signatures": self.signatures,
             "dispute_form": self.simple_form("dispute", DisputeForm),
             "settle_form": self.simple_form("settle", SettleForm),
-            "settle_entries_form": self.simple_form("entries", SettleEntriesForm),
+            "settle_entries_form": self._form(
+                "entries",
+                SettleEntriesForm,
+                initial=self.initial(),
+                prefix="entries",
+                entries=self.submissions if self.double_entry else (),
+            ),
             "open_form": self.open_form,
         }
         context.update(overrides)
