@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tournament.errors import ServiceError
-from tournament.models import Table
+from tournament.models import Table, Tournament
 from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create
@@ -376,3 +376,15 @@ def test_a_refusal_for_a_form_the_sheet_does_not_draw_is_said_above_the_entry(cl
     start = page.find('id="entry"')
     assert "dispute" in text_of(page[start : start + 3000]).lower()
     assert not done.signatures.exists()
+
+
+def test_a_team_entry_refused_beside_its_field_opens_there(client, field, refusals):
+    """Blind double entry: the team's page draws its entry form, so the refusal goes beside the dealer."""
+    Tournament.objects.filter(pk=field.pk).update(sheet_mode=Tournament.SheetMode.DOUBLE)
+    url, data = team_cases(field, client)["team_enter"]
+    response = client.post(url, {**data, "enter-dealer": "W"})
+    page = response.content.decode()
+    assert response.status_code == 400 and refusals and refusals[-1].startswith("Hand 3 is dealt by South")
+    assert_in_view(page, "", refusals[-1])
+    dealer = page[page.find('id="id_enter-dealer_group"') : page.find('id="id_enter-bidder_group"')]
+    assert "autofocus" in dealer and "dealt by South" in text_of(dealer), "the page opens at the dealer"

@@ -104,6 +104,7 @@ def _act(request, team: Team, form, call, done, *, drawn: bool = True, **refused
     elif not drawn:
         refusal_say(request, " ".join(error for errors in form.errors.values() for error in errors))
         return redirect("team_page", team_id=team.pk)
+    first_error_focus(form)
     return _page(request, team, status=400, **refused)
 
 
