@@ -196,7 +196,7 @@ class TablePage:
     @property
     def enters_here(self) -> bool:
         """Hands are entered on this page, except in blind double entry (each team on its own page)."""
-        return self.staff or self.tournament.sheet_mode != Tournament.SheetMode.DOUBLE
+        return self.staff or not self.double_entry
 
     @property
     def double_entry(self) -> bool:
