@@ -1,8 +1,11 @@
 class ServiceError(Exception):
     """A request the rules of the event refuse; the message is shown to the person who made it.
 
-    ``field`` names the form field the message belongs beside, when there is one.
+    ``field`` names the form field the message belongs beside, when there is one. ``about_the_form`` is false
+    for a refusal about the whole page (it changed since it was loaded): said above the page, not in the form.
     """
+
+    about_the_form = True
 
     def __init__(self, message: str, *, field: str | None = None):
         super().__init__(message)

@@ -4,7 +4,8 @@
 //    fields its offence needs;
 //  - a hand is saved through a queue kept on the phone (localStorage): each entry has its own id, is shown
 //    as "waiting to send" until the server answers, is sent again when the network returns, and is never
-//    dropped: if another device changed the sheet meanwhile, the phone says so and asks;
+//    dropped: an entry the server refuses (or that another device's change overtook) opens in the form as it
+//    was typed, with the reason beside its field, and the entries after it wait for it;
 //  - the phone shows whether it is online, and a service worker keeps the page for when it is not.
 // The live preview of the points is htmx (hx-post on the form).
 (function () {
@@ -92,10 +93,18 @@
     return b;
   }
 
+  // The entry the server refused, opened in the form for correction: always the first of the queue, since
+  // the queue is sent in order and stops at a refusal.
+  function refusedEntry() {
+    const head = load()[0];
+    return head && head.state === "refused" ? head : null;
+  }
+
   function render() {
     const queue = load();
+    const stop = refusedEntry();
     queueBox.textContent = "";
-    queue.forEach(function (entry, index) {
+    queue.forEach(function (entry) {
       const item = document.createElement("div");
       item.className = "card queue-item " + entry.state;
       item.dataset.entry = entry.id;
@@ -106,17 +115,18 @@
       item.appendChild(title);
       const status = document.createElement("p");
       status.className = "small queue-status";
-      const blocked = queue.slice(0, index).some(function (before) { return before.state !== "waiting"; });
-      if (entry.state === "waiting") {
-        status.textContent = blocked ? "Waiting behind the entry above." : "Waiting to send: kept on this phone.";
+      if (stop && entry.id === stop.id) {
+        status.textContent = "Not saved: " + entry.message + " Correct it in the form below and save it again.";
+      } else if (stop) {
+        status.textContent = "Waits for hand " + stop.hand + ": kept on this phone, sent once hand " +
+          stop.hand + " is saved.";
       } else {
-        status.textContent = entry.message;
+        status.textContent = "Waiting to send: kept on this phone.";
       }
       item.appendChild(status);
-      if (entry.state !== "waiting") {
+      if (stop && entry.id === stop.id) {
         const actions = document.createElement("div");
         actions.className = "row-actions";
-        if (entry.state === "conflict") actions.appendChild(button("Send it as the next hand", resend, entry.id));
         actions.appendChild(button("Discard this entry", discard, entry.id, true));
         item.appendChild(actions);
       }
@@ -128,21 +138,22 @@
     save(load().map(function (entry) { return entry.id === id ? Object.assign(entry, changes) : entry; }));
   }
 
-  function resend(id) {
-    const entry = load().find(function (e) { return e.id === id; });
-    if (!entry) return;
-    update(id, { state: "waiting", message: "", version: entry.current });
-    render();
-    flush();
+  // Hand numbers follow the sheet: the first entry of the queue is the sheet's next hand.
+  function renumber(queue, first) {
+    queue.forEach(function (entry, index) { entry.hand = first + index; });
   }
 
   function discard(id) {
     if (!window.confirm("Discard this entry? It is not on the sheet.")) return;
-    const rest = load().filter(function (entry) { return entry.id !== id; });
+    const queue = load();
+    const gone = queue.find(function (entry) { return entry.id === id; });
+    const rest = queue.filter(function (entry) { return entry.id !== id; });
+    if (gone && queue[0] === gone && rest.length) {
+      rest[0].version = gone.current != null ? gone.current : gone.version;
+      renumber(rest, gone.hand);
+    }
     save(rest);
-    if (!rest.length) { window.location.reload(); return; }
-    render();
-    flush();
+    window.location.reload();
   }
 
   function csrfToken() {
@@ -155,8 +166,19 @@
     retry = window.setTimeout(flush, 5000);
   }
 
+  function refuse(id, changes, reload) {
+    update(id, Object.assign({ state: "refused" }, changes));
+    if (reload) {
+      window.location.reload();
+      return;
+    }
+    render();
+    if (!(form && openForCorrection())) queueBox.scrollIntoView({ block: "start" });
+  }
+
   // Sends the queue in order; each entry after the first is checked against the sheet as the entry
-  // before it left it, so a change from another device in between is caught, never overwritten.
+  // before it left it, so a change from another device in between is caught, never overwritten. The queue
+  // stops at an entry the server refuses: it opens in the form, and the entries after it wait for it.
   function flush() {
     if (sending) return;
     const queue = load();
@@ -191,18 +213,20 @@
         render();
         flush();
       } else if (answer.status === "conflict") {
-        update(head.id, { state: "conflict", message: answer.message, current: answer.version });
-        render();
+        // The sheet changed elsewhere: the page is loaded again to show it, with this entry open on it.
+        const queue = load();
+        if (answer.hand) renumber(queue, answer.hand);
+        save(queue);
+        refuse(head.id, { message: answer.message, current: answer.version, field: "" }, true);
       } else if (answer.status === "refused") {
-        update(head.id, { state: "refused", message: "Not saved: " + answer.message });
-        render();
+        const fields = Object.keys(answer.errors || {}).filter(function (name) { return name !== "__all__"; });
+        refuse(head.id, { message: answer.message, field: answer.field || fields[0] || "" });
       } else {
-        update(head.id, {
-          state: "refused",
-          message: "Not sent: the server answered " + answer.code + ". Reload the page and send it again; " +
-            "the entry stays on this phone until you discard it.",
+        refuse(head.id, {
+          message: "the server answered " + answer.code + ". Save it again in a moment; the entry stays on " +
+            "this phone until it is saved or you discard it.",
+          field: "",
         });
-        render();
       }
     }).catch(function () {
       sending = false;
@@ -238,67 +262,132 @@
   }
 
   function showNumber() {
-    const number = nextHandNumber();
+    const fixing = refusedEntry();
+    const number = fixing ? fixing.hand : nextHandNumber();
+    const heading = form.querySelector(".hand-number").parentNode;
+    heading.firstChild.textContent = fixing ? "Correct hand " : "Enter hand ";
     form.querySelectorAll(".hand-number").forEach(function (span) { span.textContent = number; });
     submit.textContent = "Save hand " + number;
   }
 
-  // While entries wait on the phone the form is ready for the one after them: cleared, with the dealer
-  // moved on one seat (clockwise) per waiting hand.
-  function readyForNext(steps) {
-    const dealers = Array.from(form.querySelectorAll("[data-field='dealer'] input"));
-    const current = dealers.findIndex(function (input) { return input.checked; });
-    ["bidder", "bid", "books", "suit", "direction", "out_of_turn"].forEach(function (name) {
+  const answers = ["bidder", "bid", "books", "suit", "direction", "out_of_turn"];
+
+  function clearAnswers() {
+    answers.forEach(function (name) {
       form.querySelectorAll("[data-field='" + name + "'] input").forEach(function (input) { input.checked = false; });
     });
-    if (current >= 0) dealers[(current + steps) % dealers.length].checked = true;
+    form.querySelectorAll(".queue-problem").forEach(function (note) { note.remove(); });
+  }
+
+  function versionInput() {
+    return form.querySelector("input[name='hand-version']");
+  }
+
+  // While entries wait on the phone the form is ready for the one after them: cleared, with the dealer
+  // moved on one seat (clockwise) from the last waiting entry's.
+  function readyForNext() {
+    const queue = load().filter(function (entry) { return entry.table === table; });
+    const dealers = Array.from(form.querySelectorAll("[data-field='dealer'] input"));
+    clearAnswers();
+    const last = queue[queue.length - 1];
+    const dealt = last && last.fields.find(function (pair) { return pair[0] === "hand-dealer"; });
+    const current = dealt ? dealers.findIndex(function (input) { return input.value === dealt[1]; }) : -1;
+    if (current >= 0) dealers[(current + 1) % dealers.length].checked = true;
     fitBid(form);
     preview.textContent = "";
     showNumber();
     form.scrollIntoView({ block: "start" });
   }
 
+  function note(field, text) {
+    const problem = document.createElement("p");
+    problem.className = "error queue-problem";
+    problem.setAttribute("role", "alert");
+    problem.textContent = text;
+    const label = field && field.querySelector("legend, label");
+    if (label) {
+      label.after(problem);
+    } else if (field) {
+      field.prepend(problem);
+    } else {
+      form.insertBefore(problem, form.querySelector("h2").nextSibling);
+    }
+    return problem;
+  }
+
   function fieldProblem(name) {
     const field = form.querySelector("[data-field='" + name + "']");
-    let note = field.querySelector(".queue-problem");
-    if (!note) {
-      note = document.createElement("p");
-      note.className = "error queue-problem";
-      note.setAttribute("role", "alert");
-      field.insertBefore(note, field.firstChild.nextSibling);
-    }
+    form.querySelectorAll(".queue-problem").forEach(function (old) { old.remove(); });
     const legend = field.querySelector("legend");
-    note.textContent = "Choose: " + (legend ? legend.textContent.trim() : name) + ".";
+    note(field, "Choose: " + (legend ? legend.textContent.trim() : name) + ".");
     field.scrollIntoView({ block: "center" });
+  }
+
+  // The refused entry back in the form as it was typed, its version the sheet's, the server's reason beside
+  // the field it concerns (or at the top of the form), in view.
+  function openForCorrection() {
+    const entry = refusedEntry();
+    if (!entry) return false;
+    clearAnswers();
+    form.querySelectorAll("[data-field='dealer'] input").forEach(function (input) { input.checked = false; });
+    entry.fields.forEach(function (pair) {
+      form.querySelectorAll("input[name='" + pair[0] + "']").forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.value === pair[1]) input.checked = true;
+        } else if (input.type !== "hidden") {
+          input.value = pair[1];
+        }
+      });
+    });
+    versionInput().value = entry.current != null ? entry.current : entry.version;
+    const more = form.querySelector("details.more");
+    if (more && form.querySelector("[data-field='out_of_turn'] input:checked")) more.open = true;
+    fitBid(form);
+    preview.textContent = "";
+    showNumber();
+    const field = entry.field ? form.querySelector("[data-field='" + entry.field + "']") : null;
+    if (field && field.closest("details")) field.closest("details").open = true;
+    const problem = note(field, "Not saved: " + entry.message);
+    (field || problem).scrollIntoView({ block: "center" });
+    return true;
   }
 
   if (form && submit) {
     showNumber();
     form.addEventListener("change", function () {
-      form.querySelectorAll(".queue-problem").forEach(function (note) { note.remove(); });
+      form.querySelectorAll(".queue-problem").forEach(function (old) { old.remove(); });
     });
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       const gap = missing();
       if (gap) { fieldProblem(gap); return; }
       const fields = Array.from(new FormData(form).entries()).filter(function (pair) {
-        return pair[0] !== "csrfmiddlewaretoken";
+        return pair[0] !== "csrfmiddlewaretoken" && pair[0] !== "hand-version";
       });
-      const queue = load();
-      queue.push({
-        id: newId(),
-        url: form.dataset.syncUrl,
-        table: table,
-        fields: fields,
-        version: queue.length ? null : Number(form.querySelector("input[name='hand-version']").value),
-        hand: nextHandNumber(),
-        words: describe(),
-        state: "waiting",
-        message: "",
-      });
-      save(queue);
+      const fixing = refusedEntry();
+      if (fixing) {
+        // A corrected entry is a new entry: its own id, sent first, the entries behind it after it.
+        update(fixing.id, {
+          id: newId(), fields: fields, words: describe(), state: "waiting", message: "", field: "",
+          version: Number(versionInput().value), current: null,
+        });
+      } else {
+        const queue = load();
+        queue.push({
+          id: newId(),
+          url: form.dataset.syncUrl,
+          table: table,
+          fields: fields,
+          version: queue.length ? null : Number(versionInput().value),
+          hand: nextHandNumber(),
+          words: describe(),
+          state: "waiting",
+          message: "",
+        });
+        save(queue);
+      }
       render();
-      readyForNext(1);
+      readyForNext();
       flush();
     });
     document.body.addEventListener("htmx:sendError", function () {
@@ -315,7 +404,13 @@
   window.addEventListener("offline", function () { online = false; showConnection(); });
   showConnection();
   render();
-  if (form && queuedHere()) readyForNext(queuedHere());
-  toEntryIfAsked();
+  if (form && openForCorrection()) {
+    window.sessionStorage.removeItem("bidwhist.toEntry");
+  } else if (refusedEntry()) {
+    queueBox.scrollIntoView({ block: "start" });
+  } else {
+    if (form && queuedHere()) readyForNext();
+    toEntryIfAsked();
+  }
   flush();
 })();

@@ -170,12 +170,13 @@ def test_an_offline_entry_is_not_forced_over_another_devices_change(phone, secon
     second_phone.get_by_text("Hand 1 saved").wait_for()
 
     phone.context.set_offline(False)
-    conflict = phone.locator("#queue .queue-item.conflict")
-    conflict.wait_for(timeout=20_000)
-    assert "changed on another device" in conflict.inner_text()
+    refused = phone.locator("#queue .queue-item.refused")
+    refused.wait_for(timeout=20_000)
+    assert "changed on another device" in refused.inner_text()
     assert [h.books for h in Hand.objects.filter(table=dealt_table)] == [11], "nothing overwritten or added"
-    phone.once("dialog", lambda dialog: dialog.accept())
-    conflict.get_by_role("button", name="Discard this entry").click()
-    phone.wait_for_function("document.querySelectorAll('#queue .queue-item').length === 0")
     kept = Hand.objects.get(table=dealt_table)
     assert phone.locator("#total-ns").inner_text() == str(kept.ns_points), "the sheet shows the other device's hand"
+    phone.once("dialog", lambda dialog: dialog.accept())
+    refused.get_by_role("button", name="Discard this entry").click()
+    phone.wait_for_function("document.querySelectorAll('#queue .queue-item').length === 0")
+    assert phone.locator("#hand-form .hand-number").first.inner_text() == "2"

@@ -142,7 +142,9 @@ def test_the_tournament_page_offers_the_next_step(director_client, tournament, m
     assert next_step(director_client, tournament) == "Round 1 is a draft: check the tables, then publish it."
     round_publish(round=draft)
     sheet.play(draft.tables.get(number=1))
-    assert next_step(director_client, tournament) == "Round 1 is being played: 1 of 2 sheets signed."
+    assert next_step(director_client, tournament) == (
+        "Round 1 is being played: 1 of 2 sheets signed. Not signed yet: round 1 table 2."
+    )
     sheet.play(draft.tables.get(number=2))
     assert next_step(director_client, tournament) == "Round 1 is complete. Draw round 2 of 2."
     second = round_publish(round=round_draw(tournament=tournament, method="swiss"))

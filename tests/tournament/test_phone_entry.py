@@ -341,3 +341,47 @@ def test_an_entry_id_is_letters_digits_and_dashes(client, table):
         sheets.hand_record(table=table, version=0, entry=entry(), entry_id="bad\x00id")
     status, answer = sync(client, table, "x" * 41, 0)
     assert (status, answer["status"]) == (400, "refused") and not table.hands.exists()
+
+
+# A message belongs to the entry it is about
+
+
+def test_a_resend_of_a_known_entry_with_different_content_is_a_conflict(client, table):
+    status, answer = sync(client, table, "same-id", 0)
+    assert status == 200 and answer["status"] == "saved"
+    status, answer = sync(client, table, "same-id", 0, books="7")
+    assert (status, answer["status"], answer["version"], answer["hand"]) == (409, "conflict", 1, 2)
+    assert "already saved as hand 1" in answer["message"] and "differs" in answer["message"]
+    assert [h.books for h in table.hands.all()] == [10], "the hand saved first is kept as it was"
+    with pytest.raises(sheets.EntryClash):
+        sheets.hand_record(
+            table=table,
+            version=1,
+            entry=entry(dealer="N", bidder="E", level=3, kind="low", books=7),
+            entry_id="same-id",
+        )
+
+
+def test_a_resend_is_recognised_after_its_hand_was_corrected(table, sheet):
+    hand = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    sheets.hand_update(hand=hand, version=1, entry=entry(books=11))
+    again = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    assert again.pk == hand.pk and again.books == 11 and table.hands.count() == 1
+
+
+def test_a_refused_save_never_shows_an_earlier_success_as_its_own(client, table):
+    saved = client.post(url("table_hand_add", table), {**hand_fields(0), "hand-confirm": "on"})
+    assert saved.status_code == 302, "saved; the page it leads to never arrives"
+    stale = client.post(url("table_hand_add", table), {**hand_fields(0, dealer="E"), "hand-confirm": "on"})
+    page = text_of(client.get(stale.url))
+    assert "Nothing of yours was saved" in page
+    assert "Hand 1 saved" not in page
+    assert table.hands.count() == 1
+
+
+def test_a_refused_queue_entry_never_shows_an_earlier_success_as_its_own(client, table):
+    sync(client, table, "first", 0)
+    status, _ = sync(client, table, "late", 0, dealer="E")
+    assert status == 409
+    page = text_of(client.get(url("table", table)))
+    assert "Hand 1 saved" not in page

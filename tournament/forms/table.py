@@ -337,3 +337,12 @@ class SettleEntriesForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     keep = forms.ChoiceField(choices=Pair.choices(), widget=ChoiceButtons, label="The entry that stands")
     reason = forms.CharField(max_length=500, label="Why")
+
+    def __init__(self, *args, entries=(), **kwargs):
+        """``entries``: the teams' submissions, to name each choice by what the team entered."""
+        super().__init__(*args, **kwargs)
+        words = {entry.pair: entry.words for entry in entries}
+        if words:
+            self.fields["keep"].choices = [
+                (pair, f"{label}: {words[pair]}" if pair in words else label) for pair, label in Pair.choices()
+            ]

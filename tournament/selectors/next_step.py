@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Q
 from django.urls import reverse
 
-from tournament.models import Round, Tournament
+from tournament.models import Round, Table, Tournament
+from tournament.services.draws.making import still_playing_words
 
 
 @dataclass(frozen=True)
@@ -13,6 +14,15 @@ class NextStep:
     text: str
     action: str
     url: str
+
+
+def unsigned_tables(tournament: Tournament) -> list[Table]:
+    """The tables of every published round whose sheets are not signed yet."""
+    return list(
+        Table.objects.filter(round__tournament=tournament, round__status=Round.Status.PUBLISHED, locked_at__isnull=True)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
 
 
 def tournament_next_step(tournament: Tournament, *, checked_in: int) -> NextStep:
@@ -33,6 +43,8 @@ def tournament_next_step(tournament: Tournament, *, checked_in: int) -> NextStep
         .order_by("number")
     )
     latest = rounds[-1] if rounds else None
+    unsigned = unsigned_tables(tournament)
+    still = f" Not signed yet: {still_playing_words(unsigned)}." if unsigned else ""
     if latest is None and checked_in < 2:
         return NextStep(
             "Check the teams in at the registration desk; round 1 is drawn from the teams checked in.",
@@ -41,16 +53,23 @@ def tournament_next_step(tournament: Tournament, *, checked_in: int) -> NextStep
         )
     if latest is not None and latest.is_draft:
         return NextStep(
-            f"Round {latest.number} is a draft: check the tables, then publish it.",
+            f"Round {latest.number} is a draft: check the tables, then publish it.{still}",
             f"Round {latest.number}",
             reverse("director:round", args=[slug, latest.number]),
         )
     if latest is not None and latest.status == Round.Status.PUBLISHED and latest.unsigned:
         signed = latest.tables_count - latest.unsigned
         return NextStep(
-            f"Round {latest.number} is being played: {signed} of {latest.tables_count} sheets signed.",
+            f"Round {latest.number} is being played: {signed} of {latest.tables_count} sheets signed.{still}",
             f"Watch round {latest.number} live",
             reverse("director:round_live", args=[slug, latest.number]),
+        )
+    if unsigned:
+        earliest = unsigned[0].round.number
+        return NextStep(
+            f"Round {earliest} is still being played.{still}",
+            f"Watch round {earliest} live",
+            reverse("director:round_live", args=[slug, earliest]),
         )
     played = latest.number if latest is not None else 0
     if played < tournament.qualifying_rounds:

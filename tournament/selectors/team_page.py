@@ -26,10 +26,17 @@ class TeamNow:
     mine: HandSubmission | None = None
     theirs: HandSubmission | None = None
     rounds: list[TeamRound] = field(default_factory=list)
+    later: Seating | None = None
+    later_opponent: Team | None = None
 
     @property
     def mode(self) -> str:
         return self.team.tournament.sheet_mode
+
+    @property
+    def still_playing(self) -> bool:
+        """The table is of an earlier round than the latest published one: its sheet is to finish first."""
+        return self.later is not None
 
     @property
     def bye(self) -> bool:
@@ -59,17 +66,38 @@ class TeamNow:
 
 
 def team_now(team: Team) -> TeamNow:
-    """Everything the team's page shows, in a fixed number of queries."""
+    """Everything the team's page shows, in a fixed number of queries.
+
+    The table is the team's latest, unless a round was published while the team still played an earlier
+    one (the logged override): that unsigned sheet comes first, and the latest table is ``later``.
+    """
     now = TeamNow(team=team, rounds=team_rounds(team))
     seating = (
         Seating.objects.filter(team=team)
         .exclude(round__status=Round.Status.DRAFT)
-        .select_related("round")
+        .select_related("round", "table")
         .order_by("-round__number")
         .first()
     )
     if seating is None:
         return now
+    unsigned = (
+        Seating.objects.filter(
+            team=team,
+            round__status=Round.Status.PUBLISHED,
+            round__number__lt=seating.round.number,
+            table__isnull=False,
+            table__locked_at__isnull=True,
+        )
+        .select_related("round")
+        .order_by("round__number")
+        .first()
+    )
+    if unsigned is not None:
+        now.later = seating
+        if seating.table_id is not None:
+            now.later_opponent = Team.objects.filter(seatings__table_id=seating.table_id).exclude(pk=team.pk).first()
+        seating = unsigned
     now.round = seating.round
     if seating.table_id is None:
         return now

@@ -1,6 +1,7 @@
 """What every view shares: who is acting, and running a service with its message shown."""
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
@@ -16,39 +17,84 @@ def request_actor(request) -> Actor:
     return actor_of(user=request.user, default=Actor.table_link(device_of(request)))
 
 
+def earlier_messages_drop(request) -> None:
+    """Forget messages of earlier requests never shown (their page did not arrive): a refusal's page must not
+    carry an earlier "saved" as if it were about this entry."""
+    list(messages.get_messages(request))  # read, they are not stored again
+
+
+def refusal_say(request, message: str) -> None:
+    """Tell of a refusal, alone: messages of earlier requests never shown are about other entries."""
+    earlier_messages_drop(request)
+    messages.error(request, message)
+
+
 def form_error(form, error: ServiceError) -> None:
     """Show a service's refusal beside the field it concerns, or above the form."""
     field = error.field if error.field in form.fields else None
     form.add_error(field, error.message)
 
 
-def form_saved(request, form, service: Callable[..., object], done: str | Callable):
-    """On a valid POST, run ``service(**form.cleaned_data)``, say ``done`` (text, or a function of the result)
-    and return the service's result; otherwise None, with a refusal shown beside its field."""
-    if request.method != "POST" or not form.is_valid():
-        return None
+@dataclass(frozen=True)
+class Ran:
+    """What running a service for a person came to: ``done`` with its result, or refused; a refusal is
+    ``in_form`` when it was put in the form to be drawn again, else it was said above the page."""
+
+    done: bool
+    result: object = None
+    in_form: bool = False
+
+
+def service_run(request, service: Callable[[], object], done: str | Callable | None, *, form=None) -> Ran:
+    """The one way a view runs a service for the person asking.
+
+    Done: ``done`` is said (text, or a function of the result; None says nothing). Refused: the reason goes
+    beside its field of ``form``, or at the top of it, when ``form`` is given (give it only when the page the
+    person lands on draws it); otherwise, or for a refusal about the whole page, it is said at the top of that
+    page. A refusal is said alone: messages of earlier requests never shown are about other things.
+    """
     try:
-        result = service(**form.cleaned_data)
+        result = service()
     except ServiceError as error:
-        form_error(form, error)
+        if form is not None and error.about_the_form:
+            earlier_messages_drop(request)
+            form_error(form, error)
+            return Ran(False, in_form=True)
+        refusal_say(request, error.message)
+        return Ran(False)
+    if done is not None:
+        messages.success(request, done(result) if callable(done) else done)
+    return Ran(True, result)
+
+
+def form_saved(request, form, service: Callable[..., object], done: str | Callable):
+    """On a valid POST, run ``service(**form.cleaned_data)`` and return its result; otherwise None, with the
+    refusal beside its field (the page drawing ``form`` again shows it)."""
+    if request.method != "POST":
         return None
-    messages.success(request, done(result) if callable(done) else done)
-    return result
+    ran = service_run(request, lambda: service(**form.cleaned_data), done, form=form) if form.is_valid() else None
+    if ran is not None and ran.done:
+        return ran.result
+    first_error_focus(form)
+    return None
+
+
+def first_error_focus(form) -> None:
+    """The page opens at the form's first refused field (the browser scrolls to a focused field, no script
+    needed); a refusal of the whole form is at its top, focused the same way (``includes/form_errors.html``)."""
+    first = next((name for name in form.errors if name in form.fields), None)
+    if first is not None:
+        form.fields[first].widget.attrs["autofocus"] = True
 
 
 def run_and_redirect(
     request, service: Callable[[], object], done: str | Callable, to, **kwargs
 ) -> HttpResponseRedirect:
-    """Run a service, tell the person what happened (``done``, or its refusal), and go to ``to``.
+    """Run a service (see ``service_run``) and go to ``to``, where what happened is said at the top.
 
-    ``done`` may be a function of the service's result. ``to`` and ``kwargs`` are as for ``redirect``.
+    ``to`` and ``kwargs`` are as for ``redirect``.
     """
-    try:
-        result = service()
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, done(result) if callable(done) else done)
+    service_run(request, service, done)
     return redirect(to, **kwargs)
 
 
@@ -56,7 +102,7 @@ def form_action(request, form, service: Callable[..., object], *, done, invalid:
     """A small form posted to an action: say ``invalid`` for an incomplete form, else run
     ``service(**form.cleaned_data)`` as ``run_and_redirect`` does."""
     if not form.is_valid():
-        messages.error(request, invalid)
+        refusal_say(request, invalid)
         return redirect(to, **kwargs)
     return run_and_redirect(request, lambda: service(**form.cleaned_data), done, to, **kwargs)
 

@@ -11,16 +11,14 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from tournament.errors import ServiceError
 from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, TeamSignForm, VersionForm, hand_entry
 from tournament.models import Team, Tournament
 from tournament.security import client_ip
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
-from tournament.services.sheets import StaleSheet
 from tournament.services.teams import team_code_open
-from tournament.views.common import form_error
+from tournament.views.common import first_error_focus, refusal_say, service_run
 from tournament.views.device import device_of
 
 SESSION_KEY = "team_codes"
@@ -43,13 +41,13 @@ def team_open(request):
     """Enter a team code (or follow the slip's QR code) to open the team's page on this phone."""
     form = TeamCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")[:12]})
     if request.method == "POST" and form.is_valid():
-        try:
-            team = team_code_open(code=form.cleaned_data["code"], address=client_ip(request) or "")
-        except ServiceError as error:
-            form_error(form, error)
-        else:
-            request.session[SESSION_KEY] = {**_opened(request), str(team.pk): team.code}
-            return redirect("team_page", team_id=team.pk)
+        address = client_ip(request) or ""
+        code = form.cleaned_data["code"]
+        ran = service_run(request, lambda: team_code_open(code=code, address=address), None, form=form)
+        if ran.done:
+            request.session[SESSION_KEY] = {**_opened(request), str(ran.result.pk): ran.result.code}
+            return redirect("team_page", team_id=ran.result.pk)
+    first_error_focus(form)
     opened = Team.objects.select_related("tournament").filter(
         pk__in=[int(pk) for pk in _opened(request)], code__in=list(_opened(request).values())
     )
@@ -86,6 +84,7 @@ def _page(request, team: Team, status=200, **overrides):
         if now.table
         else None,
         "double": team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE,
+        "enters": now.table is not None and _enters(now),
     }
     context.update(overrides)
     return render(request, "team/mine.html", context, status=status)
@@ -95,23 +94,24 @@ def team_page(request, team_id):
     return _page(request, _team(request, team_id))
 
 
-def _act(request, team: Team, form, call, done, **refused):
-    """Run a sheet service the team asked for on its page; back to the page, or the form with the refusal."""
+def _act(request, team: Team, form, call, done, *, drawn: bool = True, **refused):
+    """Run a sheet service the team asked for on its page (see ``service_run``): back to the page, or the page
+    again with the refusal beside its field of ``form`` when the page draws it (``drawn``), else above it."""
     if form.is_valid():
-        try:
-            result = call(**form.cleaned_data)
-        except StaleSheet as error:
-            messages.error(request, error.message)
+        ran = service_run(request, lambda: call(**form.cleaned_data), done, form=form if drawn else None)
+        if not ran.in_form:
             return redirect("team_page", team_id=team.pk)
-        except ServiceError as error:
-            if error.field in form.fields:
-                form_error(form, error)
-            else:
-                messages.error(request, error.message)
-        else:
-            messages.success(request, done(result) if callable(done) else done)
-            return redirect("team_page", team_id=team.pk)
+    elif not drawn:
+        refusal_say(request, " ".join(error for errors in form.errors.values() for error in errors))
+        return redirect("team_page", team_id=team.pk)
+    first_error_focus(form)
     return _page(request, team, status=400, **refused)
+
+
+def _enters(now) -> bool:
+    """Whether the team's page draws its entry forms (blind double entry, the round still playing)."""
+    double = now.team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE
+    return double and not now.table.complete and not now.table.signed
 
 
 def _table_and_pair(team: Team):
@@ -138,7 +138,10 @@ def team_sign(request, team_id):
             actor=Actor.team(team, device_of(request)),
         )
 
-    return _act(request, team, form, sign, lambda s: f"Signed by {s.player.name} for your team.", sign_form=form)
+    def signed(signature) -> str:
+        return f"Signed by {signature.player.name} for your team."
+
+    return _act(request, team, form, sign, signed, drawn=now.may_sign, sign_form=form)
 
 
 @require_POST
@@ -152,7 +155,7 @@ def team_accept(request, team_id, sequence):
     accept = partial(
         sheets.hand_accept, table=now.table, hand=hand, code=team.code, actor=Actor.team(team, device_of(request))
     )
-    return _act(request, team, form, accept, f"Hand {hand.hand_number} accepted.")
+    return _act(request, team, form, accept, f"Hand {hand.hand_number} accepted.", drawn=False)
 
 
 def _submitted(result) -> str:
@@ -180,7 +183,7 @@ def team_enter(request, team_id):
             actor=Actor.team(team, device_of(request)),
         )
 
-    return _act(request, team, form, enter, _submitted, enter_form=form)
+    return _act(request, team, form, enter, _submitted, drawn=_enters(now), enter_form=form)
 
 
 @require_POST
@@ -191,4 +194,4 @@ def team_redeal(request, team_id):
     submit = partial(
         sheets.hand_submit, table=now.table, pair=now.pair, code=team.code, actor=Actor.team(team, device_of(request))
     )
-    return _act(request, team, form, submit, _submitted, redeal_form=form)
+    return _act(request, team, form, submit, _submitted, drawn=_enters(now), redeal_form=form)

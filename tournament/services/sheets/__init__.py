@@ -8,6 +8,7 @@ the version the person was looking at, makes the change, rescores the whole shee
 from tournament.services.sheets.double import Submitted, entries_settle, hand_submit
 from tournament.services.sheets.entries import HandEntry, hand_snapshot
 from tournament.services.sheets.hands import (
+    EntryClash,
     hand_preview,
     hand_record,
     hand_remove,
@@ -29,6 +30,7 @@ from tournament.services.sheets.write import Change, StaleSheet, sheet_write
 
 __all__ = [
     "Change",
+    "EntryClash",
     "HandEntry",
     "StaleSheet",
     "Submitted",

@@ -1,5 +1,7 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
+from dataclasses import asdict
+
 from django.db.models import Max
 from django.utils import timezone
 
@@ -140,7 +142,7 @@ def hand_record(
     actor = actor_of(actor, user, default=TABLE_LINK)
     if entry_id and not ENTRY_ID.fullmatch(entry_id):
         raise ServiceError("The entry's id is not one this app gives: enter the hand again.", field="entry_id")
-    if recorded := _recorded(table, entry_id):
+    if recorded := _recorded(table, entry_id, entry):
         return recorded
 
     def edit(table: Table, correction: bool) -> Change:
@@ -180,16 +182,36 @@ def hand_record(
             director_ruling=director_ruling,
         )
     except StaleSheet:
-        if recorded := _recorded(table, entry_id):
+        if recorded := _recorded(table, entry_id, entry):
             return recorded
         raise
 
 
-def _recorded(table: Table, entry_id: str) -> Hand | None:
-    """The hand an entry with this id already put on the sheet, if any."""
+class EntryClash(ServiceError):
+    """An entry id the sheet already holds, sent again with different content: neither is dropped silently."""
+
+
+def _recorded(table: Table, entry_id: str, entry: HandEntry) -> Hand | None:
+    """The hand an entry with this id already put on the sheet, if any; refused if what was sent differs
+    from what that entry recorded (the hand may have been corrected since: the entry as first recorded counts)."""
     if not entry_id:
         return None
-    return Hand.objects.filter(table_id=table.pk, entry_id=entry_id).first()
+    hand = Hand.objects.filter(table_id=table.pk, entry_id=entry_id).first()
+    if hand is None:
+        return None
+    recorded = (
+        LogEntry.objects.filter(table_id=table.pk, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
+        .values_list("after", flat=True)
+        .first()
+    ) or hand_snapshot(hand)
+    sent = checked_entry(table, entry)
+    if any(recorded.get(name) != value for name, value in asdict(sent).items()):
+        raise EntryClash(
+            f"This entry was already saved as hand {hand.hand_number} ({hand.bid_text} by "
+            f"{Seat(hand.bidder).label}, {hand.books} books), and what was sent now differs. Nothing was changed: "
+            "check the sheet, then correct that hand or send this one as a new hand."
+        )
+    return hand
 
 
 def redeal_record(

@@ -22,6 +22,8 @@ from tournament.services.recompute import table_recompute
 class StaleSheet(ServiceError):
     """The sheet changed after the person loaded it; their change was not saved."""
 
+    about_the_form = False
+
 
 @dataclass
 class Change:

@@ -13,7 +13,7 @@ from tournament import forms, selectors
 from tournament.roles import is_director
 from tournament.selectors.next_step import tournament_next_step
 from tournament.services import events
-from tournament.views.common import form_saved, request_actor, run_and_redirect
+from tournament.views.common import form_saved, refusal_say, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
 
 LOG_PAGE_SIZE = 100
@@ -118,7 +118,7 @@ def tournament_rules(request, slug):
         try:
             rules = RuleSet.preset(preset)
         except ScoringError as error:
-            messages.error(request, str(error))
+            refusal_say(request, str(error))
         else:
             messages.info(request, f"Settings filled from the {preset} preset: check them and save.")
         form = forms.RuleSetForm(rules=rules)

@@ -1,6 +1,5 @@
 """Printed sheets, standings and bracket as PDF; every hand as CSV or XLSX; the event archive."""
 
-from django.contrib import messages
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -10,7 +9,7 @@ from tournament.errors import ServiceError
 from tournament.services import archive
 from tournament.services.cards import table_cards_issue
 from tournament.tables import HandExport
-from tournament.views.common import pdf_response
+from tournament.views.common import pdf_response, refusal_say
 from tournament.views.permissions import director_required, scorekeeper_required
 
 
@@ -48,7 +47,7 @@ def table_cards_pdf(request, slug):
     try:
         cards = table_cards_issue(tournament=tournament)
     except ServiceError as error:
-        messages.error(request, error.message)
+        refusal_say(request, error.message)
         return redirect("director:tournament", slug=slug)
     content = printing.table_cards_pdf(tournament, cards, base_url=printing.link_base(request))
     return pdf_response(content, f"{tournament.slug}-table-cards.pdf")

@@ -7,9 +7,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
-from tournament.errors import ServiceError
 from tournament.services import draws
-from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect
+from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
 from tournament.views.permissions import director_required, scorekeeper_required
 
 
@@ -158,13 +157,10 @@ def round_close(request, slug, number):
 def round_discard(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    try:
-        draws.draw_discard(round=round_, actor=request_actor(request))
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return redirect("director:round", slug=tournament.slug, number=round_.number)
-    messages.success(request, f"The draft of round {number} is discarded.")
-    return redirect("director:tournament", slug=tournament.slug)
+    discard = partial(draws.draw_discard, round=round_, actor=request_actor(request))
+    if service_run(request, discard, f"The draft of round {number} is discarded.").done:
+        return redirect("director:tournament", slug=tournament.slug)
+    return redirect("director:round", slug=tournament.slug, number=round_.number)
 
 
 QUIET_MINUTES = 15

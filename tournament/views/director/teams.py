@@ -11,11 +11,18 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from tournament import forms, printing, selectors
-from tournament.errors import ImportRejected, ServiceError
+from tournament.errors import ImportRejected
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
-from tournament.views.common import form_saved, pdf_response, request_actor, run_and_redirect
+from tournament.views.common import (
+    form_saved,
+    pdf_response,
+    refusal_say,
+    request_actor,
+    run_and_redirect,
+    service_run,
+)
 from tournament.views.permissions import director_required
 
 
@@ -118,7 +125,7 @@ def team_import(request, slug):
             )
         except ImportRejected as error:
             problems = error.problems
-            messages.error(request, error.message)
+            refusal_say(request, error.message)
         else:
             messages.success(request, f"{len(imported)} teams imported.")
             return redirect("director:teams", slug=tournament.slug)
@@ -193,17 +200,16 @@ def desk_action(request, slug, number):
     tournament = selectors.tournament_get(slug)
     team = get_object_or_404(tournament.teams, number=number)
     action = request.POST.get("action", "")
+    done = False
     if action not in DESK_ACTIONS:
-        messages.error(request, "That is not a desk action.")
+        refusal_say(request, "That is not a desk action.")
     else:
-        changes, done = DESK_ACTIONS[action]
-        try:
-            teams.team_desk_update(team=team, **changes, actor=request_actor(request))
-        except ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, done.format(n=team.number))
+        changes, said = DESK_ACTIONS[action]
+        update = partial(teams.team_desk_update, team=team, **changes, actor=request_actor(request))
+        done = service_run(request, update, said.format(n=team.number)).done
     back = reverse("director:desk", args=[tournament.slug])
     query = request.POST.get("q", "")
     search = f"?{urlencode({'q': query})}" if query else ""
+    if not done:
+        return HttpResponseRedirect(f"{back}{search}")
     return HttpResponseRedirect(f"{back}{search}#team-{team.number}")

@@ -8,7 +8,6 @@ and "Save" records the hand: two page loads.
 import uuid
 from functools import partial
 
-from django.contrib import messages
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,12 +17,11 @@ from tournament.errors import ServiceError
 from tournament.forms.table import HandForm, bid_value, hand_entry
 from tournament.models import Hand
 from tournament.services import sheets
-from tournament.views.common import request_actor
+from tournament.views.common import form_error, refusal_say, request_actor
 from tournament.views.table.page import (
     TablePage,
     back_to_sheet,
     change_of,
-    form_error,
     refused,
     render_page,
     sheet_form_post,
@@ -73,9 +71,7 @@ def hand_add(request, secret):
                 entry_id=request.POST.get("entry_id", ""),
                 **change_of(request, data),
             )
-            response = sheet_form_run(page, form, record, hand_saved)
-            if response is not None:
-                return response
+            return sheet_form_run(page, "hand", form, record, hand_saved)
         else:
             try:
                 sheets.hand_preview(table=page.table, entry=hand_entry(data))
@@ -105,7 +101,7 @@ def hand_check(request, secret):
     try:
         result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data))
     except ServiceError as error:
-        messages.error(request, error.message)
+        refusal_say(request, error.message)
         return back_to_sheet(page)
     confirm = form["confirm"].html_name
     posted = [(key, value) for key, values in kept["data"].items() if key != confirm for value in values]
@@ -140,7 +136,7 @@ def hand_edit(request, secret, sequence):
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
     if not page.can_edit:
-        messages.error(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
+        refusal_say(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
         return back_to_sheet(page)
     here = reverse("table_hand_edit", args=[secret, sequence])
     snapshot = sheets.hand_snapshot(hand)
@@ -151,9 +147,7 @@ def hand_edit(request, secret, sequence):
             data = form.cleaned_data
             update = partial(sheets.hand_update, hand=hand, entry=hand_entry(data), **change_of(request, data))
             done = f"Hand {hand.hand_number} changed; the sheet is rescored."
-            response = sheet_form_run(page, form, update, done, anchor=f"hand-{hand.sequence}")
-            if response is not None:
-                return response
+            return sheet_form_run(page, "edit", form, update, done, anchor=f"hand-{hand.sequence}", to=here)
         return refused(page, "edit", form, to=here)
     return render(request, "table/hand_edit.html", {**page.context(), "form": form, "hand": hand})
 

@@ -6,14 +6,12 @@ session with what was typed and why it was refused, and the page opens at the fi
 
 from functools import cached_property
 
-from django.contrib import messages
 from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from scoring import Pair
 from tournament import selectors
-from tournament.errors import ServiceError
 from tournament.forms.table import (
     DisputeForm,
     FirstDealerForm,
@@ -26,9 +24,8 @@ from tournament.forms.table import (
 )
 from tournament.models import Round, Table, Tournament
 from tournament.services.playoffs import seeding_changes
-from tournament.services.sheets import StaleSheet
 from tournament.services.sheets.write import may_change
-from tournament.views.common import request_actor
+from tournament.views.common import earlier_messages_drop, refusal_say, request_actor, service_run
 from tournament.views.offline import offline_copy
 
 REFUSED = "table_refused"
@@ -43,11 +40,6 @@ FORM_ANCHORS = {
     "settle": "dispute",
     "entries": "double-entry",
 }
-
-
-def form_error(form, error: ServiceError) -> None:
-    """A refusal about one field goes beside it; any other at the top of its form."""
-    form.add_error(error.field if error.field in form.fields else None, error.message)
 
 
 def change_of(request, data) -> dict:
@@ -66,14 +58,21 @@ def back_to_sheet(page: "TablePage", anchor: str = ENTRY):
     return redirect(f"{page.home}#{anchor}")
 
 
-def stale(page: "TablePage", error: StaleSheet):
-    messages.error(page.request, error.message)
-    return back_to_sheet(page)
-
-
 def refused(page: "TablePage", name: str, form, *, to: str = ""):
-    """Keep a refused form for the page (``to``, else the sheet) to show again, opened at its first error."""
+    """Keep a refused form for the page (``to``, else the sheet) to show again, opened at its first error.
+
+    A form the sheet does not draw now (signing a sheet not complete, a re-deal on a complete one) cannot show
+    it: its refusal is said above the entry area instead, where the sheet opens.
+    """
     request = page.request
+    if not to and not page.draws(name):
+        said = []
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            said += [f"{label}: {error}" if label else error for error in errors]
+        refusal_say(request, " ".join(said))
+        return back_to_sheet(page)
+    earlier_messages_drop(request)
     request.session[REFUSED] = {
         "secret": page.table.secret,
         "form": name,
@@ -85,30 +84,24 @@ def refused(page: "TablePage", name: str, form, *, to: str = ""):
     return redirect(f"{to or page.home}#{anchor}")
 
 
-def sheet_form_run(page: "TablePage", form, service, done, *, anchor: str = ENTRY):
-    """Run a sheet service for a valid form and go back to the sheet saying ``done`` (text, or a function of
-    the result); a stale sheet goes back with the news; any other refusal stays on the form (None)."""
-    try:
-        result = service()
-    except StaleSheet as error:
-        return stale(page, error)
-    except ServiceError as error:
-        if error.field not in form.fields and not page.can_edit:
-            messages.error(page.request, error.message)
-            return back_to_sheet(page)
-        form_error(form, error)
-        return None
-    messages.success(page.request, done(result) if callable(done) else done)
-    return back_to_sheet(page, anchor)
+def sheet_form_run(page: "TablePage", name: str, form, service, done, *, anchor: str = ENTRY, to: str = ""):
+    """Run a sheet service for the valid form ``name`` (see ``service_run``) and go back to the sheet saying
+    ``done``; a refusal is shown in the form, opened at the field concerned, where the page draws it (``to``,
+    a page of its own, always does), else above the entry area."""
+    drawn = bool(to) or page.draws(name)
+    ran = service_run(page.request, service, done, form=form if drawn else None)
+    if ran.done:
+        return back_to_sheet(page, anchor)
+    if ran.in_form:
+        return refused(page, name, form, to=to)
+    return back_to_sheet(page)
 
 
 def sheet_form_post(page: "TablePage", name: str, form, service, done):
     """A form posted from the table page: ``service(**form.cleaned_data)`` as ``sheet_form_run`` runs it; an
-    invalid or refused form goes back to the page, shown again at the field concerned."""
+    invalid form goes back to the page, shown again at the field concerned."""
     if form.is_valid():
-        response = sheet_form_run(page, form, lambda: service(**form.cleaned_data), done)
-        if response is not None:
-            return response
+        return sheet_form_run(page, name, form, lambda: service(**form.cleaned_data), done)
     return refused(page, name, form)
 
 
@@ -204,11 +197,42 @@ class TablePage:
     @property
     def enters_here(self) -> bool:
         """Hands are entered on this page, except in blind double entry (each team on its own page)."""
-        return self.staff or self.tournament.sheet_mode != Tournament.SheetMode.DOUBLE
+        return self.staff or not self.double_entry
+
+    @property
+    def double_entry(self) -> bool:
+        return self.tournament.sheet_mode == Tournament.SheetMode.DOUBLE
 
     @property
     def both_entered(self) -> bool:
         return len({submission.pair for submission in self.submissions}) == 2
+
+    def _drawn(self, open_form: str) -> dict[str, bool]:
+        table, playing = self.table, not self.table.complete
+        edit = self.can_edit
+        entering = bool(table.first_dealer or self.hands) or open_form == "hand"
+        return {
+            "first": edit and not table.first_dealer and not self.hands,
+            "entries": edit and self.double_entry and playing and self.staff and self.both_entered,
+            "hand": edit and self.enters_here and playing and entering,
+            "redeal": edit and self.enters_here and playing,
+            "penalty": edit and bool(self.hands or self.staff),
+            "signing": table.complete and not table.signed and not table.disputed_at,
+            "dispute": not table.signed and not table.disputed_at,
+            "settle": bool(table.disputed_at) and self.staff,
+        }
+
+    @cached_property
+    def drawn(self) -> dict[str, bool]:
+        """Which of its forms the sheet draws now (the template draws them by this); a refused form is open."""
+        return self._drawn(self.open_form)
+
+    def draws(self, name: str) -> bool:
+        """Whether the sheet draws the form ``name`` opened with its refusal ("sign-NS": while North–South have
+        not signed)."""
+        if name.startswith("sign-"):
+            return self.drawn["signing"] and name.removeprefix("sign-") not in self.signatures
+        return self._drawn(name).get(name, False)
 
     @property
     def open_form(self) -> str:
@@ -292,7 +316,13 @@ class TablePage:
             "signatures": self.signatures,
             "dispute_form": self.simple_form("dispute", DisputeForm),
             "settle_form": self.simple_form("settle", SettleForm),
-            "settle_entries_form": self.simple_form("entries", SettleEntriesForm),
+            "settle_entries_form": self._form(
+                "entries",
+                SettleEntriesForm,
+                initial=self.initial(),
+                prefix="entries",
+                entries=self.submissions if self.double_entry else (),
+            ),
             "open_form": self.open_form,
         }
         context.update(overrides)

@@ -3,41 +3,38 @@ removal can be undone from the message that follows."""
 
 from functools import partial
 
-from django.contrib import messages
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournament.errors import ServiceError
 from tournament.forms.table import RemoveForm, VersionForm
 from tournament.models import Hand, LogEntry, Penalty
 from tournament.services import sheets
-from tournament.services.sheets import StaleSheet
-from tournament.views.common import request_actor
-from tournament.views.table.page import UNDO, TablePage, back_to_sheet, change_of, form_error, stale
+from tournament.views.common import refusal_say, request_actor, service_run
+from tournament.views.table.page import UNDO, TablePage, back_to_sheet, change_of
 
 
 def _confirm_and_remove(request, page: TablePage, *, what: str, details: list[str], remove, here: str):
     """Show what a removal takes away (GET); remove it and offer to undo it (POST)."""
     if not page.can_edit:
-        messages.error(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
+        refusal_say(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
         return back_to_sheet(page)
     form = RemoveForm(request.POST or None, initial=page.initial())
     if request.method == "POST" and form.is_valid():
-        try:
-            removal = remove(**change_of(request, form.cleaned_data))
-        except StaleSheet as error:
-            return stale(page, error)
-        except ServiceError as error:
-            form_error(form, error)
-        else:
+        ran = service_run(
+            request,
+            lambda: remove(**change_of(request, form.cleaned_data)),
+            lambda removal: f"{removal.summary}; the sheet is rescored.",
+            form=form,
+        )
+        if ran.done:
             request.session[UNDO] = {
                 "secret": page.table.secret,
-                "removal": removal.pk,
-                "version": removal.version,
-                "summary": removal.summary,
+                "removal": ran.result.pk,
+                "version": ran.result.version,
+                "summary": ran.result.summary,
             }
-            messages.success(request, f"{removal.summary}; the sheet is rescored.")
+        if not ran.in_form:
             return back_to_sheet(page)
     context = {
         **page.context(),
@@ -87,20 +84,17 @@ def removal_undo(request, secret):
     page = TablePage(request, secret)
     form = VersionForm(request.POST)
     if not form.is_valid() or page.undo is None:
-        messages.error(request, "There is nothing to undo: the sheet changed since, or the removal was undone.")
+        refusal_say(request, "There is nothing to undo: the sheet changed since, or the removal was undone.")
         return back_to_sheet(page)
     removal = get_object_or_404(LogEntry, pk=page.undo["removal"], table=page.table)
-    try:
-        sheets.removal_undo(
-            table=page.table,
-            version=form.cleaned_data["version"],
-            removal=removal,
-            reason=f"Undo: {removal.summary}" if page.locked else "",
-            actor=request_actor(request),
-        )
-    except ServiceError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(request, f"Put back: {removal.summary.removeprefix('Removed').lstrip(': ')}.")
+    undo = partial(
+        sheets.removal_undo,
+        table=page.table,
+        version=form.cleaned_data["version"],
+        removal=removal,
+        reason=f"Undo: {removal.summary}" if page.locked else "",
+        actor=request_actor(request),
+    )
+    service_run(request, undo, f"Put back: {removal.summary.removeprefix('Removed').lstrip(': ')}.")
     del request.session[UNDO]
     return back_to_sheet(page)

@@ -2,18 +2,16 @@
 
 from functools import partial
 
-from django.contrib import messages
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 
 from scoring import Pair
 from tournament import selectors
-from tournament.errors import ServiceError
 from tournament.forms.table import AcceptForm, DisputeForm, SettleEntriesForm, SettleForm
 from tournament.models import Hand
 from tournament.services import sheets
-from tournament.views.common import request_actor
-from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
+from tournament.views.common import refusal_say, request_actor, service_run
+from tournament.views.table.page import ENTRY, TablePage, back_to_sheet, change_of, sheet_form_post
 
 
 @require_POST
@@ -42,7 +40,7 @@ def sheet_sign(request, secret):
     page = TablePage(request, secret)
     pair = next((side for side in Pair.values() if f"sign-{side}-pair" in request.POST), "")
     if not pair:
-        messages.error(request, "Choose the team you sign for.")
+        refusal_say(request, "Choose the team you sign for.")
         return back_to_sheet(page)
     form = page.sign_form(Pair(pair), request.POST)
     players = {member.player.pk: member.player for member in page.table.team_at(pair).members}
@@ -80,14 +78,12 @@ def hand_accept(request, secret, sequence):
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
     form = AcceptForm(request.POST)
-    if form.is_valid():
-        try:
-            sheets.hand_accept(table=page.table, hand=hand, actor=request_actor(request), **form.cleaned_data)
-        except ServiceError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, f"Hand {hand.hand_number} accepted.")
-    return back_to_sheet(page, f"hand-{hand.sequence}")
+    if not form.is_valid():
+        refusal_say(request, f"Give the other team's code to accept hand {hand.hand_number}.")
+        return back_to_sheet(page)
+    accept = partial(sheets.hand_accept, table=page.table, hand=hand, actor=request_actor(request), **form.cleaned_data)
+    ran = service_run(request, accept, f"Hand {hand.hand_number} accepted.")
+    return back_to_sheet(page, f"hand-{hand.sequence}" if ran.done else ENTRY)
 
 
 @require_POST

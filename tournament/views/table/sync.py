@@ -13,8 +13,9 @@ from tournament.errors import ServiceError
 from tournament.forms.table import hand_entry
 from tournament.models import Hand, LogEntry, Table
 from tournament.services import sheets
-from tournament.services.sheets import StaleSheet
+from tournament.services.sheets import EntryClash, StaleSheet
 from tournament.services.sheets.entries import ENTRY_ID
+from tournament.views.common import earlier_messages_drop
 from tournament.views.table.hands import hand_saved
 from tournament.views.table.page import TablePage, change_of
 
@@ -39,9 +40,23 @@ def _sheet_now(table: Table) -> str:
     return f"hand {table.next_hand_number} is next"
 
 
+def _conflict(table: Table, message: str) -> JsonResponse:
+    """Not saved: the sheet is not as the entry expected. The phone is told the sheet's version and its next
+    hand, to open the entry again as that hand."""
+    answer = {"status": "conflict", "message": message, "version": table.version, "hand": table.next_hand_number}
+    return JsonResponse(answer, status=409)
+
+
 @require_POST
 def hand_sync(request, secret):
     page = TablePage(request, secret, with_players=False)
+    answer = _answer(request, page)
+    if answer.status_code != 200:
+        earlier_messages_drop(request)
+    return answer
+
+
+def _answer(request, page: TablePage) -> JsonResponse:
     entry_id = request.POST.get("entry_id", "")
     if not ENTRY_ID.fullmatch(entry_id):
         return JsonResponse({"status": "refused", "message": "The entry has no id: enter it again."}, status=400)
@@ -57,10 +72,13 @@ def hand_sync(request, secret):
         )
     except StaleSheet:
         message = (
-            f"Not saved: the sheet was changed on another device after this was entered ({_sheet_now(page.table)}). "
-            "Check the sheet, then send it as the next hand or discard it."
+            f"The sheet was changed on another device after this was entered ({_sheet_now(page.table)}). "
+            "Check the sheet, then save this entry as the next hand or discard it."
         )
-        return JsonResponse({"status": "conflict", "message": message, "version": page.table.version}, status=409)
+        return _conflict(page.table, message)
+    except EntryClash as error:
+        page.table.refresh_from_db()
+        return _conflict(page.table, error.message)
     except ServiceError as error:
         return JsonResponse({"status": "refused", "message": error.message, "field": error.field}, status=422)
     text = hand_saved(hand)
