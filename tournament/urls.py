@@ -100,7 +100,7 @@ urlpatterns = [
     path("sw.js", offline.service_worker, name="service_worker"),
     path("api/v1/", api.urls),
     path("manage/", include((director_patterns, "director"))),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", director.StaffLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("backoffice/", admin.site.urls),
 ]
