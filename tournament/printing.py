@@ -275,18 +275,23 @@ def bracket_pdf(tournament: Tournament) -> bytes:
 
 @dataclass
 class Slip:
+    """A team's slip; the printed ``address`` is short enough to type on one line, the QR code's ``link`` holds
+    the code too."""
+
     team: object
     code: str
     link: str
     qr: str
+    address: str
 
 
 def checkin_slips_pdf(tournament: Tournament, teams, *, base_url: str) -> bytes:
     """The check-in slips: each team's code, to sign its sheets and open its page (a QR code opens it)."""
     slips = []
     for team in teams:
-        link = base_url.rstrip("/") + reverse("team_open") + f"?code={team.code}"
-        slips.append(Slip(team, team.code, link, qr_svg(link)))
+        address = base_url.rstrip("/") + reverse("team_open")
+        link = f"{address}?code={team.code}"
+        slips.append(Slip(team, team.code, link, qr_svg(link), address.split("://", 1)[-1]))
     context = {"tournament": tournament, "event": tournament.event, "slips": slips}
     return pdf_render("print/slips.html", context, paper=tournament.paper_size)
 

@@ -166,6 +166,9 @@ def test_check_in_slips_print_each_teams_code(client, tournament, drawn, directo
     client.force_login(director)
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(client.get(url).content)).pages)
     assert all(team.code in text for team in drawn) and "your team code" in text.lower()
+    lines = text.splitlines()
+    assert any("open testserver/my/ " in line for line in lines), "the address on one line, whole"
+    assert "?code=" not in text, "the code is typed, not read out of an address"
     one = PdfReader(io.BytesIO(client.get(url, {"team": 2}).content)).pages[0].extract_text()
     assert drawn[1].code in one and drawn[0].code not in one
     assert client.get(url, {"team": "999"}).status_code == 404
