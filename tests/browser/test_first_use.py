@@ -1,0 +1,70 @@
+"""What a new scorekeeper, director or player meets first, at the size they meet it: a hand entered on a
+phone without scrolling, the edit page's points, the public tabs on a phone, the projector's long names."""
+
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.browser.test_scorekeeping import tap, tap_bid
+from tournament.services.draws import round_draw, round_publish
+
+COUNT_TAPS = """
+window.addEventListener("pointerdown", function () {
+  sessionStorage.setItem("taps", String(Number(sessionStorage.getItem("taps") || 0) + 1));
+}, true);
+"""
+
+
+@pytest.fixture
+def fresh_table(transactional_db, tournament, make_teams):
+    """Table 1 of round 1 as its phone first opens it: no first dealer named yet."""
+    make_teams(tournament, 2)
+    return round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+
+
+def fully_in_view(page, selector) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def above_the_save_bar(page, selector) -> bool:
+    """Wholly on screen and not under the save bar that stays at the bottom of the screen."""
+    bar = page.locator("#hand-form .save-bar").bounding_box()
+    box = page.locator(selector).first.bounding_box()
+    return box["y"] >= 0 and box["y"] + box["height"] <= bar["y"] + 1
+
+
+def taps(page) -> int:
+    return int(page.evaluate("Number(sessionStorage.getItem('taps') || 0)"))
+
+
+def test_a_hand_is_entered_without_scrolling_from_the_first_dealer_on(phone, fresh_table):
+    phone.context.add_init_script(COUNT_TAPS)
+    phone.goto(f"/table/{fresh_table.secret}/")
+    assert fully_in_view(phone, "#first-dealer-form button"), "the first dealer is named without scrolling"
+    phone.locator("#first-dealer-form [data-field=seat] label").first.click()
+    phone.get_by_role("button", name="This seat deals first").click()
+    phone.get_by_text("First dealer named").wait_for()
+    per_hand = []
+    for number, (bidder, bid, books) in enumerate((("N ·", "3", 9), ("E ·", "4 Special", 10)), start=1):
+        phone.wait_for_load_state("load")
+        for field in ("bidder", "bid", "suit", "books"):
+            assert above_the_save_bar(phone, f"#hand-form [data-field={field}]"), f"hand {number}: {field} in view"
+        assert fully_in_view(phone, "#hand-submit")
+        start = phone.evaluate("window.scrollY")
+        phone.evaluate("sessionStorage.setItem('taps', '0')")
+        form = phone.locator("#hand-form")
+        tap(form, "bidder", bidder)
+        tap_bid(form, bid)
+        form.locator("[data-field=suit] label").nth(1).click()
+        form.locator("[data-field=books] label").nth(books).click()
+        phone.wait_for_selector("#hand-preview .preview-box")
+        assert above_the_save_bar(phone, "#hand-form [data-field=books]"), "the points cover none of the books"
+        assert fully_in_view(phone, "#hand-preview .preview-box") and fully_in_view(phone, "#hand-submit")
+        assert phone.evaluate("window.scrollY") == start, "nothing scrolled while the hand was entered"
+        form.locator("#hand-submit").click()
+        phone.get_by_text(f"Hand {number} saved").wait_for()
+        per_hand.append(taps(phone))
+    assert per_hand == [5, 5], "bidder, bid, trump, books, save"
+    hands = list(fresh_table.hands.order_by("sequence"))
+    assert [(hand.bidder, hand.trump_suit, hand.books) for hand in hands] == [("N", "hearts", 9), ("E", "hearts", 10)]
+
