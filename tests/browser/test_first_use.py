@@ -5,6 +5,7 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_scorekeeping import tap, tap_bid
+from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
 
 COUNT_TAPS = """
@@ -68,3 +69,20 @@ def test_a_hand_is_entered_without_scrolling_from_the_first_dealer_on(phone, fre
     hands = list(fresh_table.hands.order_by("sequence"))
     assert [(hand.bidder, hand.trump_suit, hand.books) for hand in hands] == [("N", "hearts", 9), ("E", "hearts", 10)]
 
+
+def test_the_edit_page_shows_the_points_as_the_hand_is_changed(phone, fresh_table, sheet):
+    sheets.table_first_dealer_set(table=fresh_table, version=0, seat="N")
+    sheet.hand(fresh_table, "N", "N", 3, "high", 9)
+    sheet.hand(fresh_table, "E", "E", 4, "low", 10)
+    phone.goto(f"/table/{fresh_table.secret}/")
+    phone.get_by_role("link", name="Edit hand 1").click()
+    preview = phone.locator("#hand-preview .preview-box")
+    preview.wait_for()
+    assert "This hand: North–South 3, East–West 0 (made)" in preview.inner_text(), "the hand as it stands"
+    phone.locator("[data-field=books] label").nth(7).click()
+    phone.get_by_text("This hand: North–South 0, East–West 3 (set).").wait_for()
+    assert "Totals after it: North–South 0, East–West 7" in preview.inner_text()
+    assert fresh_table.hands.get(sequence=1).books == 9, "nothing changes before Save"
+    phone.get_by_role("button", name="Save hand 1").click()
+    phone.get_by_text("Hand 1 changed").wait_for()
+    assert fresh_table.hands.get(sequence=1).books == 7
