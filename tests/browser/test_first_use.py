@@ -86,3 +86,53 @@ def test_the_edit_page_shows_the_points_as_the_hand_is_changed(phone, fresh_tabl
     phone.get_by_role("button", name="Save hand 1").click()
     phone.get_by_text("Hand 1 changed").wait_for()
     assert fresh_table.hands.get(sequence=1).books == 7
+
+
+def test_a_round_counted_as_a_person_does_it(phone, fresh_table):
+    """First dealer, four hands with the trump named, and both signatures; North–South opened its team page on
+    this phone from its slip's QR code before the round, so only East–West types its code."""
+    ns, ew = fresh_table.team_at("NS"), fresh_table.team_at("EW")
+    phone.goto(f"/my/?code={ns.code}")
+    phone.get_by_role("button", name="Open my team's page").click()
+    phone.wait_for_url("**/my/*/")
+    phone.context.add_init_script(COUNT_TAPS)
+    phone.goto(f"/table/{fresh_table.secret}/")
+    phone.evaluate("sessionStorage.setItem('taps', '0')")
+    phone.locator("#first-dealer-form [data-field=seat] label").first.click()
+    phone.get_by_role("button", name="This seat deals first").click()
+    phone.get_by_text("First dealer named").wait_for()
+    first_dealer = taps(phone)
+    hands = []
+    for number, (bidder, bid, books) in enumerate(
+        (("N ·", "3", 9), ("E ·", "4 Special", 10), ("S ·", "2", 8), ("W ·", "1", 7)), start=1
+    ):
+        phone.evaluate("sessionStorage.setItem('taps', '0')")
+        form = phone.locator("#hand-form")
+        tap(form, "bidder", bidder)
+        tap_bid(form, bid)
+        form.locator("[data-field=suit] label").nth(0).click()
+        form.locator("[data-field=books] label").nth(books).click()
+        phone.wait_for_selector("#hand-preview .preview-box")
+        form.locator("#hand-submit").click()
+        phone.get_by_text(f"Hand {number} saved").wait_for()
+        phone.wait_for_load_state("load")
+        hands.append(taps(phone))
+    signatures, characters = [], 0
+    for side, pair in (("North–South", "NS"), ("East–West", "EW")):
+        phone.evaluate("sessionStorage.setItem('taps', '0')")
+        form = phone.locator("form.sign-form", has_text=side)
+        form.locator("[data-field=player] label").first.click()
+        if pair == "EW":
+            code = form.get_by_label("Team code")
+            code.click()
+            code.press_sequentially(ew.code)
+            characters += len(ew.code)
+        else:
+            assert form.get_by_label("Team code").count() == 0, "North–South showed its code on this phone"
+        form.get_by_role("button", name=f"Sign for {side}").click()
+        phone.get_by_text(f"for {side}.").first.wait_for()
+        signatures.append(taps(phone))
+    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    assert (first_dealer, hands, signatures, characters) == (2, [5, 5, 5, 5], [2, 3], 6)
+    total = first_dealer + sum(hands) + sum(signatures)
+    print(f"\nround: first dealer {first_dealer}, hands {hands}, signatures {signatures}: {total} taps + {characters}")

@@ -276,14 +276,19 @@ def code_field(label: str = "Team code") -> forms.CharField:
 
 
 class SignForm(forms.Form):
+    """A team signs the sheet on the table's phone: a player and the team's code, unless this phone opened the
+    team's page with it (``code_known``)."""
+
     version = forms.IntegerField(widget=forms.HiddenInput)
     pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
     player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
     code = code_field()
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args, players, code_known: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [(player.pk, player.name) for player in players]
+        if code_known:
+            del self.fields["code"]
 
 
 class AcceptForm(forms.Form):

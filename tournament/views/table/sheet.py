@@ -14,6 +14,7 @@ from tournament.models import Hand
 from tournament.services import sheets
 from tournament.views.common import request_actor
 from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
+from tournament.views.team import team_code_opened
 
 
 @require_POST
@@ -53,7 +54,7 @@ def sheet_sign(request, secret):
             version=data["version"],
             pair=pair,
             player=players[data["player"]],
-            code=data["code"],
+            code=data.get("code") or team_code_opened(request, page.table.team_at(pair)),
             actor=request_actor(request),
         )
 
