@@ -5,6 +5,7 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_scorekeeping import tap, tap_bid
+from tournament.models import Tournament
 from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
 
@@ -136,3 +137,27 @@ def test_a_round_counted_as_a_person_does_it(phone, fresh_table):
     assert (first_dealer, hands, signatures, characters) == (2, [5, 5, 5, 5], [2, 3], 6)
     total = first_dealer + sum(hands) + sum(signatures)
     print(f"\nround: first dealer {first_dealer}, hands {hands}, signatures {signatures}: {total} taps + {characters}")
+
+
+def test_in_accept_mode_the_acceptance_then_the_next_hand_are_in_view(phone, fresh_table):
+    Tournament.objects.filter(pk=fresh_table.round.tournament_id).update(sheet_mode=Tournament.SheetMode.ACCEPT)
+    sheets.table_first_dealer_set(table=fresh_table, version=0, seat="N")
+    phone.goto(f"/table/{fresh_table.secret}/")
+    form = phone.locator("#hand-form")
+    tap(form, "bidder", "N ·")
+    tap_bid(form, "3")
+    form.locator("[data-field=books] label").nth(9).click()
+    phone.wait_for_selector("#hand-preview .preview-box")
+    form.locator("#hand-submit").click()
+    phone.get_by_text("Hand 1 saved").wait_for()
+    phone.wait_for_load_state("load")
+    accept = phone.locator("#accept-1")
+    assert fully_in_view(phone, "#accept-1"), "after a save the other team's acceptance is in view"
+    accept.get_by_label("East–West's team code").fill(fresh_table.team_at("EW").code)
+    accept.get_by_role("button", name="Accept hand 1").click()
+    phone.get_by_text("Hand 1 accepted.").wait_for()
+    phone.wait_for_load_state("load")
+    assert phone.locator("#accept-1").count() == 0
+    for field in ("bidder", "bid", "books"):
+        assert above_the_save_bar(phone, f"#hand-form [data-field={field}]"), f"then hand 2's {field} is in view"
+    assert fresh_table.hands.get().accepted_at is not None

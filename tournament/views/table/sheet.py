@@ -77,7 +77,8 @@ def history(request, secret):
 
 @require_POST
 def hand_accept(request, secret, sequence):
-    """The other team accepts a hand with its code, on the phone that entered it."""
+    """The other team accepts a hand with its code, on the phone that entered it; the page opens again at the
+    entry, where the next hand (or the next acceptance) is."""
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
     form = AcceptForm(request.POST)
@@ -88,7 +89,7 @@ def hand_accept(request, secret, sequence):
             messages.error(request, error.message)
         else:
             messages.success(request, f"Hand {hand.hand_number} accepted.")
-    return back_to_sheet(page, f"hand-{hand.sequence}")
+    return back_to_sheet(page)
 
 
 @require_POST
