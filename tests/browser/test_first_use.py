@@ -1,6 +1,10 @@
 """What a new scorekeeper, director or player meets first, at the size they meet it: a hand entered on a
 phone without scrolling, the edit page's points, the public tabs on a phone, the projector's long names."""
 
+import os
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.browser.conftest import PHONE
@@ -8,6 +12,10 @@ from tests.browser.test_scorekeeping import tap, tap_bid
 from tournament.models import Tournament
 from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.teams import PlayerEntry, team_register
+
+# Where the screenshots go, to be looked at (BROWSER_SCREENSHOTS=dir; else a temporary folder).
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", "/tmp"))
 
 COUNT_TAPS = """
 window.addEventListener("pointerdown", function () {
@@ -161,3 +169,51 @@ def test_in_accept_mode_the_acceptance_then_the_next_hand_are_in_view(phone, fre
     for field in ("bidder", "bid", "books"):
         assert above_the_save_bar(phone, f"#hand-form [data-field={field}]"), f"then hand 2's {field} is in view"
     assert fresh_table.hands.get().accepted_at is not None
+
+
+LONG_NAMES = [
+    "The Magnificent Uptown Bid Whist Brothers of Greater Detroit",
+    "Sisters of the Downtown No-Trump Boston Society",
+    "Chicago South Side Card Sharks and Friends",
+    "Bartholomew Washington-Jefferson & Maximiliana Okonkwo-Richardson",
+]
+
+
+@pytest.fixture
+def long_named_field(transactional_db, tournament, sheet):
+    """16 teams, many with names far longer than a projector line, round 1 signed at every table."""
+    for number in range(16):
+        players = [PlayerEntry(f"Player {number}a", "Detroit"), PlayerEntry(f"Player {number}b", "Detroit")]
+        name = LONG_NAMES[number % len(LONG_NAMES)] if number % 2 == 0 else ""
+        team_register(tournament=tournament, players=players, name=name, checked_in=True)
+    for table in round_publish(round=round_draw(tournament=tournament, method="random", seed=3)).tables.all():
+        sheet.play(table, "NS")
+    return tournament
+
+
+def test_the_projectors_standings_show_every_rows_figures_however_long_the_name(browser, live_server, long_named_field):
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, base_url=live_server.url)
+    page.clock.install()
+    page.goto(f"/t/{long_named_field.slug}/projector/?seconds=10")
+    page.screenshot(path=str(SCREENSHOTS / "projector-standings-1280x720.png"))
+    seen, shortened = set(), 0
+    for _ in range(4):  # the pages turn every 10 seconds; the standings come first
+        rows = page.locator("#panel-standings:visible .projector-lines li:visible")
+        for index in range(rows.count()):
+            row = rows.nth(index)
+            line = row.bounding_box()
+            assert line["y"] + line["height"] <= 720
+            for part in (".place", ".name", ".figures"):
+                box = row.locator(part).bounding_box()
+                assert box and box["width"] > 0, f"{row.inner_text()}: no {part}"
+                inside = line["x"] <= box["x"] and box["x"] + box["width"] <= line["x"] + line["width"] + 0.5
+                on_the_line = line["y"] <= box["y"] and box["y"] + box["height"] <= line["y"] + line["height"] + 0.5
+                assert inside and on_the_line, f"{row.inner_text()}: its {part} is cut"
+            figures = row.locator(".figures").inner_text()
+            assert re.fullmatch(r"\d+-\d+(-\d+)? · \d+", figures), figures
+            shortened += row.locator(".name").evaluate("name => name.scrollWidth > name.clientWidth")
+            seen.add(row.locator(".name").evaluate("name => name.textContent"))
+        page.clock.run_for(10_000)
+    assert len(seen) == 16, "every team's row was shown"
+    assert shortened >= 4, "the long names are shortened, not the figures"
+    page.close()
