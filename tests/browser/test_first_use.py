@@ -12,6 +12,7 @@ from tests.browser.test_scorekeeping import tap, tap_bid
 from tournament.models import Tournament
 from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.teams import PlayerEntry, team_register
 
 # Where the screenshots go, to be looked at (BROWSER_SCREENSHOTS=dir; else a temporary folder).
@@ -217,3 +218,29 @@ def test_the_projectors_standings_show_every_rows_figures_however_long_the_name(
     assert len(seen) == 16, "every team's row was shown"
     assert shortened >= 4, "the long names are shortened, not the figures"
     page.close()
+
+
+def test_every_public_tab_is_seen_on_a_phone_without_scrolling_sideways(phone, transactional_db, tournament, sheet):
+    tournament.qualifying_rounds = 1
+    tournament.name = "Spring Classic Main Event"
+    tournament.save()
+    for number in range(4):
+        team_register(tournament=tournament, players=[PlayerEntry(f"P{number}a"), PlayerEntry(f"P{number}b")])
+    tournament.teams.update(checked_in=True)
+    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+        sheet.play(table, "NS")
+    playoff_seed(tournament=tournament, teams=2)
+    playoff_publish(tournament=tournament)
+    for path in ("", "standings/", "draw/", "bracket/"):
+        phone.goto(f"/t/{tournament.slug}/{path}")
+        tabs = phone.locator("nav.tabs")
+        assert tabs.evaluate("nav => nav.scrollWidth <= nav.clientWidth"), f"{path}: the tabs scroll sideways"
+        links = tabs.get_by_role("link")
+        assert links.count() == 5
+        for index in range(links.count()):
+            box = links.nth(index).bounding_box()
+            name = links.nth(index).inner_text()
+            assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], f"{path}: {name} is cut"
+            assert box["y"] + box["height"] <= PHONE["height"] and box["height"] >= 44, f"{path}: {name}"
+        assert tabs.get_by_role("link", name="My team").is_visible()
+    phone.screenshot(path=str(SCREENSHOTS / "public-tabs-390x844.png"))
