@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_scorekeeping import tap, tap_bid
-from tournament.models import Tournament
+from tournament.models import PlayoffMatch, Tournament
 from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.playoffs import playoff_publish, playoff_seed
@@ -240,7 +240,58 @@ def test_every_public_tab_is_seen_on_a_phone_without_scrolling_sideways(phone, t
         for index in range(links.count()):
             box = links.nth(index).bounding_box()
             name = links.nth(index).inner_text()
-            assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"], f"{path}: {name} is cut"
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{path}: {name} is cut"
             assert box["y"] + box["height"] <= PHONE["height"] and box["height"] >= 44, f"{path}: {name}"
         assert tabs.get_by_role("link", name="My team").is_visible()
     phone.screenshot(path=str(SCREENSHOTS / "public-tabs-390x844.png"))
+
+
+TEXT_BOXES = """match => Array.from(match.querySelectorAll("text")).map(text => {
+  const box = text.getBBox();
+  return {cls: text.getAttribute("class"), text: text.textContent, x: box.x, right: box.x + box.width,
+          condensed: text.hasAttribute("textLength")};
+})"""
+
+
+@pytest.mark.parametrize("double", [False, True])
+def test_bracket_names_fit_clear_of_the_score_and_every_drop_in_has_its_line(
+    browser, live_server, long_named_field, sheet, double
+):
+    long_named_field.qualifying_rounds = 1
+    long_named_field.save()
+    playoff_seed(tournament=long_named_field, teams=8, third_place=not double, double=double)
+    playoff_publish(tournament=long_named_field)
+    for code in ("W1-1", "W1-2", "W1-3"):
+        sheet.play(PlayoffMatch.objects.get(tournament=long_named_field, code=code).table, "NS")
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    page.goto(f"/t/{long_named_field.slug}/bracket/")
+    page.screenshot(path=str(SCREENSHOTS / f"bracket-{'double' if double else 'single'}-1280x800.png"), full_page=True)
+    names = {f"#{team.number} {team.display_name}" for team in long_named_field.teams.all()}
+    shown, shortened = set(), set()
+    for index in range(page.locator("g.match").count()):
+        match = page.locator("g.match").nth(index)
+        texts = match.evaluate(TEXT_BOXES)
+        width = float(match.locator("rect").get_attribute("width"))
+        teams = [t for t in texts if t["cls"].startswith("team")]
+        points = [t for t in texts if t["cls"] == "points" and t["text"]]
+        for team in teams:
+            assert team["right"] <= width - 7, f"{team['text']} runs out of its box"
+            for score in points:
+                assert team["right"] + 8 <= score["x"], f"{team['text']} touches the score {score['text']}"
+            if team["text"] in names:
+                shown.add(team["text"])
+            elif team["text"].endswith("…"):
+                assert team["condensed"], f"{team['text']}: shortened before it was condensed"
+                (full,) = [name for name in names if name.startswith(team["text"][:-1])]
+                assert len(full) > 38, f"{full}: shortened although condensed it would fit"
+                shortened.add(full)
+    seeded = {f"#{seed.team.number} {seed.team.display_name}" for seed in long_named_field.playoff_seeds.all()}
+    assert {name for name in seeded if len(name) <= 38} <= shown, "every name of up to 38 characters is whole"
+    assert shown | shortened == seeded, "every seed's name is on the bracket"
+    if double:
+        losers = page.locator("figure", has_text="Losers' bracket")
+        first_round = [c for c in PlayoffMatch.objects.filter(tournament=long_named_field, bracket="losers")]
+        drops = sum(source.startswith("loser") for m in first_round for source in (m.top_source, m.bottom_source))
+        assert losers.locator("g.leaf").count() == drops == 7, "each team dropping in comes in on its own line"
+        assert losers.locator("path.bracket-line").count() >= drops
+    page.close()
