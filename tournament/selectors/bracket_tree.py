@@ -12,6 +12,7 @@ from tournament.selectors.prefetch import members
 
 BOX_WIDTH = 210
 MAX_BOX_WIDTH = 250
+DESK_WIDTH = 1180
 ROW = 24
 BOX_HEIGHT = 2 * ROW
 LABEL = 15
@@ -105,11 +106,17 @@ def fitted(text: str, room: float, char: float) -> tuple[str, int | None]:
     return (text if len(text) <= longest else text[: longest - 1] + "…"), int(room)
 
 
-def fitted_box_width(seeds_by_number: dict) -> int:
-    """Boxes wide enough for the longest seeded team's name, up to MAX_BOX_WIDTH (a longer name is condensed);
+def fitted_box_width(seeds_by_number: dict, limit: int = MAX_BOX_WIDTH) -> int:
+    """Boxes wide enough for the longest seeded team's name, up to ``limit`` (a longer name is condensed);
     the same in every section, so that the brackets line up."""
     longest = max((len(_full_name(team)) for team in seeds_by_number.values() if team is not None), default=0)
-    return min(max(BOX_WIDTH, round(NAME_X + POINTS_ROOM + longest * CHAR + 1)), MAX_BOX_WIDTH)
+    return min(max(BOX_WIDTH, round(NAME_X + POINTS_ROOM + longest * CHAR + 1)), limit)
+
+
+def desk_box_limit(columns: int) -> int:
+    """The widest box with which a tree of ``columns`` rounds still shows whole on a desktop, never narrower
+    than MAX_BOX_WIDTH (a 16-seed bracket)."""
+    return max(MAX_BOX_WIDTH, (DESK_WIDTH - 4 + GAP) // max(columns, 1) - GAP)
 
 
 def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: dict, box_width: int) -> Side:
@@ -148,11 +155,12 @@ def section_draw(
     seeds_by_number: dict,
     team: int | None,
     box_width: int | None = None,
+    limit: int = MAX_BOX_WIDTH,
 ) -> Section:
     """Lay out ``matches`` as a tree: columns by round, each match centred between its feeders; a source
     outside ``matches`` (a bye, a drop from the other bracket) is a leaf in the column before. Teams that drop
     into the first round of the losers' bracket get a column of leaves of their own before it."""
-    box_width = max(box_width or 0, fitted_box_width(seeds_by_number))
+    box_width = max(box_width or 0, fitted_box_width(seeds_by_number, limit))
     section = Section(title, box_width=box_width)
     if not matches:
         return section
@@ -279,6 +287,7 @@ def bracket_tree(
     if last_rounds is not None:
         last = max(m.bracket_round for m in main)
         main = [m for m in main if m.bracket_round > last - last_rounds]
+    options["limit"] = desk_box_limit(len({m.bracket_round for m in main}))
     sections = []
     if split and len(main) > 31:
         final = next(m for m in main if m.bracket == FINAL) if not double else max(main, key=lambda m: m.stage)
