@@ -20,6 +20,7 @@ from django.urls import reverse
 
 from tournament import selectors
 from tournament.models import Round, Table, Tournament
+from tournament.selectors.bracket_tree import GAP
 from tournament.selectors.standings import tournament_standings
 
 SPARE_ROWS = 3
@@ -238,29 +239,50 @@ LANDSCAPE_MM = {Tournament.PaperSize.LETTER: (279.4, 215.9), Tournament.PaperSiz
 PAGE_MARGINS_MM = (24.0, 22.0)
 BRACKET_HEADER_MM = 24.0
 CAPTION_MM = 7.0
+MAX_PRINT_BOX = 480
 
 
 def bracket_pages(tournament: Tournament) -> list[list]:
     """The bracket's drawing on landscape pages: one page up to 32 seeds, a larger bracket split at its
-    semifinals over two; each page's sections scaled alike to fill it (sizes in millimetres)."""
+    semifinals over two; each page's sections scaled alike to fill it (sizes in millimetres). A tree that
+    fills the page's height before its width is drawn again with wider boxes: the names take the spare width."""
     tree = selectors.bracket_tree(tournament, split=True)
     if tree is None:
         return []
-    sections = [section for section in tree.sections if section.boxes]
-    pages = [sections[:1], sections[1:]] if sections and sections[0].title == "Top half" else [sections]
     width, height = LANDSCAPE_MM.get(tournament.paper_size, LANDSCAPE_MM[Tournament.PaperSize.LETTER])
-    room_w = width - PAGE_MARGINS_MM[0]
-    room_h = height - PAGE_MARGINS_MM[1] - BRACKET_HEADER_MM
+    room = (width - PAGE_MARGINS_MM[0], height - PAGE_MARGINS_MM[1] - BRACKET_HEADER_MM)
+    pages = _bracket_paged(tree)
+    for index, page in enumerate(pages):
+        spare = min(_widest_box_fitting(page, room), MAX_PRINT_BOX)
+        if spare > page[0].box_width:
+            pages[index] = _bracket_paged(selectors.bracket_tree(tournament, split=True, box_width=spare))[index]
     for page in pages:
-        caption = CAPTION_MM if len(page) > 1 else 0
-        scale = min(
-            room_w / max(section.width for section in page),
-            (room_h - caption * len(page)) / sum(section.height for section in page),
-        )
+        scale = _page_scale(page, room)
         for section in page:
             section.print_width = round(section.width * scale, 2)
             section.print_height = round(section.height * scale, 2)
     return pages
+
+
+def _bracket_paged(tree) -> list[list]:
+    sections = [section for section in tree.sections if section.boxes]
+    return [sections[:1], sections[1:]] if sections and sections[0].title == "Top half" else [sections]
+
+
+def _page_scale(page: list, room: tuple[float, float]) -> float:
+    caption = CAPTION_MM if len(page) > 1 else 0
+    return min(
+        room[0] / max(section.width for section in page),
+        (room[1] - caption * len(page)) / sum(section.height for section in page),
+    )
+
+
+def _widest_box_fitting(page: list, room: tuple[float, float]) -> int:
+    """The widest box with which the page's widest section still fits the page's width at its scale."""
+    widest = max(page, key=lambda section: section.width)
+    step = widest.box_width + GAP
+    columns = round((widest.width - 4 + GAP) / step)
+    return int((room[0] / _page_scale(page, room) - 4 + GAP) / columns - GAP)
 
 
 def bracket_pdf(tournament: Tournament) -> bytes:
@@ -275,18 +297,23 @@ def bracket_pdf(tournament: Tournament) -> bytes:
 
 @dataclass
 class Slip:
+    """A team's slip; the printed ``address`` is short enough to type on one line, the QR code's ``link`` holds
+    the code too."""
+
     team: object
     code: str
     link: str
     qr: str
+    address: str
 
 
 def checkin_slips_pdf(tournament: Tournament, teams, *, base_url: str) -> bytes:
     """The check-in slips: each team's code, to sign its sheets and open its page (a QR code opens it)."""
     slips = []
     for team in teams:
-        link = base_url.rstrip("/") + reverse("team_open") + f"?code={team.code}"
-        slips.append(Slip(team, team.code, link, qr_svg(link)))
+        address = base_url.rstrip("/") + reverse("team_open")
+        link = f"{address}?code={team.code}"
+        slips.append(Slip(team, team.code, link, qr_svg(link), address.split("://", 1)[-1]))
     context = {"tournament": tournament, "event": tournament.event, "slips": slips}
     return pdf_render("print/slips.html", context, paper=tournament.paper_size)
 

@@ -86,6 +86,11 @@ urlpatterns = [
     path("table/<slug:secret>/undo/", table.removal_undo, name="table_undo"),
     path("table/<slug:secret>/preview/", table.hand_preview_fragment, name="table_hand_preview"),
     path("table/<slug:secret>/hands/<int:sequence>/", table.hand_edit, name="table_hand_edit"),
+    path(
+        "table/<slug:secret>/hands/<int:sequence>/preview/",
+        table.hand_edit_preview_fragment,
+        name="table_hand_edit_preview",
+    ),
     path("table/<slug:secret>/hands/<int:sequence>/remove/", table.hand_remove, name="table_hand_remove"),
     path("table/<slug:secret>/redeal/", table.redeal_add, name="table_redeal"),
     path("table/<slug:secret>/penalties/", table.penalty_add, name="table_penalty_add"),
@@ -100,7 +105,7 @@ urlpatterns = [
     path("sw.js", offline.service_worker, name="service_worker"),
     path("api/v1/", api.urls),
     path("manage/", include((director_patterns, "director"))),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", director.StaffLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("backoffice/", admin.site.urls),
 ]

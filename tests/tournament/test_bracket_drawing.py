@@ -51,10 +51,39 @@ def test_every_match_once_and_every_line_to_where_its_winner_goes(published, see
                 elif source.kind == "loser" and box.match.bracket == "third":
                     assert side.text.startswith("Loser of Semifinal"), "drawn apart: no line, its sides named"
         for box in section.boxes:
-            assert box.x >= 0 and box.x + 210 <= section.width and box.y > 0 and box.y + 48 <= section.height
+            assert (
+                box.x >= 0 and box.x + section.box_width <= section.width and box.y > 0 and box.y + 48 <= section.height
+            )
     byes = [leaf for section in tree.sections for leaf in section.leaves if leaf.text.endswith("(bye)")]
     size = 1 << (seeds - 1).bit_length()
     assert len(byes) == size - seeds, "each bye is shown as a bye"
+
+
+PATH = re.compile(r"M(\d+),(\d+) H(\d+) V(\d+) H(\d+)")
+
+
+@pytest.mark.parametrize("seeds", [3, 5, 8, 13, 16, 32, 64])
+def test_every_team_dropping_into_the_losers_bracket_comes_in_on_a_line_of_its_own(published, seeds):
+    tree = bracket_tree(published(seeds, "double"))
+    (losers,) = [section for section in tree.sections if section.title == "Losers' bracket"]
+    leaves = {(leaf.x + losers.box_width, leaf.y + 12): leaf for leaf in losers.leaves}
+    ends = {}
+    for line in losers.lines:
+        start_x, start_y, _, end_y, end_x = map(int, PATH.fullmatch(line.path).groups())
+        ends[(line.to, end_x, end_y)] = leaves.get((start_x, start_y))
+    drops = 0
+    for box in losers.boxes:
+        for row, text in enumerate((box.match.top_source, box.match.bottom_source)):
+            source = Source.parse(text)
+            if source.kind != "loser":
+                continue
+            drops += 1
+            leaf = ends.get((box.match.code, box.x, box.y + 12 + row * 24))
+            assert leaf is not None, f"{box.match.code}: the loser of {source.value} comes in with no line"
+            assert leaf.text.startswith("Loser of ") and leaf.x + losers.box_width < box.x, (box.match.code, leaf.text)
+    assert drops == seeds - 1, "every team but the champion of the winners' bracket drops in once"
+    for leaf in losers.leaves:
+        assert leaf.x >= 0 and leaf.x + losers.box_width <= losers.width and leaf.y > 0 and leaf.y + 24 <= losers.height
 
 
 def test_a_match_sits_between_the_two_it_is_fed_by(published):
@@ -81,6 +110,7 @@ def test_the_printed_bracket_fills_one_landscape_page_up_to_32_seeds(published, 
     width, height = printing.LANDSCAPE_MM[tournament.paper_size]
     for page in drawn:
         assert max(s.print_width for s in page) <= width - printing.PAGE_MARGINS_MM[0] + 0.1
+        assert max(s.print_width for s in page) >= width - printing.PAGE_MARGINS_MM[0] - 5, "no width left empty"
         used = sum(s.print_height for s in page) + printing.CAPTION_MM * (len(page) > 1) * len(page)
         assert used <= height - printing.PAGE_MARGINS_MM[1] - printing.BRACKET_HEADER_MM + 0.1
     pdf = PdfReader(io.BytesIO(printing.bracket_pdf(tournament)))

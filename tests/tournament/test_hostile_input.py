@@ -359,11 +359,11 @@ def test_every_problem_of_a_csv_line_is_reported(tournament):
     assert "The first player's name holds a character that is not text." in problems
     assert "The first player's phone is longer than 40 characters." in problems
     assert "The second player's city is longer than 120 characters." in problems
-    assert "team_number must be a whole number, not '²'." in problems
-    assert "fee_paid must be yes or no, not 'maybe'." in problems
+    assert "The team number must be a whole number, not '²'." in problems
+    assert "The fee_paid column must be yes or no, not 'maybe'." in problems
     with pytest.raises(ImportRejected) as huge:
         teams_import_csv(tournament=tournament, text=f"{CSV_HEADER}\nAnn,,,Bo,,,,{10**23},\n")
-    assert huge.value.problems == [(2, "team_number must be a whole number, not '10000000000000000000'.")]
+    assert huge.value.problems == [(2, "The team number must be a whole number, not '10000000000000000000'.")]
     assert not tournament.teams.exists()
 
 

@@ -42,8 +42,8 @@ Fay Dunn,Gus Hill,no,three
 """
     assert problems_of(tournament, text) == [
         (3, "Each team needs two players' names."),
-        (4, "fee_paid must be yes or no, not 'maybe'."),
-        (5, "team_number must be a whole number, not 'three'."),
+        (4, "The fee_paid column must be yes or no, not 'maybe'."),
+        (5, "The team number must be a whole number, not 'three'."),
     ]
 
 
@@ -55,7 +55,7 @@ Dee Brooks,Eve Carter,1
 """
     assert problems_of(tournament, text) == [
         (3, "Ann Lee is also on the team on line 2."),
-        (4, "team number 1 is also on line 2."),
+        (4, "Team number 1 is also on line 2."),
     ]
 
 
@@ -64,6 +64,22 @@ def test_a_player_already_registered_is_refused(tournament):
     with pytest.raises(ImportRejected) as rejected:
         teams_import_csv(tournament=tournament, text="player1,player2\nCy Young,Ann Lee\n")
     assert rejected.value.problems == [(2, "Ann Lee already plays on team #1 in this tournament.")]
+    assert tournament.teams.count() == 1
+
+
+def test_every_problem_of_a_line_is_listed_each_as_a_sentence(tournament):
+    team_register(tournament=tournament, players=[PlayerEntry("Ann Lee"), PlayerEntry("Bo Jones")], number=1)
+    text = "player1,player2,team_number,fee_paid\nAnn Lee,Bo Jones,1,maybe\nCy Young,Dee Brooks,1,\n"
+    with pytest.raises(ImportRejected) as rejected:
+        teams_import_csv(tournament=tournament, text=text)
+    assert rejected.value.problems == [
+        (2, "The fee_paid column must be yes or no, not 'maybe'."),
+        (2, "Team number 1 is taken in this tournament."),
+        (2, "Ann Lee already plays on team #1 in this tournament."),
+        (2, "Bo Jones already plays on team #1 in this tournament."),
+        (3, "Team number 1 is also on line 2."),
+    ]
+    assert all(problem[0].isupper() and problem.endswith(".") for _, problem in rejected.value.problems)
     assert tournament.teams.count() == 1
 
 
@@ -108,8 +124,8 @@ def test_the_sample_file_of_refusals_reports_each_line(tournament):
         4: "Ann Lee already plays on team #1 in this tournament.",
         6: "Rita Moss is also on the team on line 5.",
         7: "Team number 3 is taken in this tournament.",
-        9: "team number 41 is also on line 8.",
-        10: "fee_paid must be yes or no, not 'maybe'.",
+        9: "Team number 41 is also on line 8.",
+        10: "The fee_paid column must be yes or no, not 'maybe'.",
         11: "The line has more values than the header has columns.",
     }
     assert tournament.teams.count() == 16, "nothing of the refused file is registered"

@@ -104,3 +104,17 @@ def test_the_log_page_shows_a_round_or_a_team(director_client, played):
     assert "Team #4 " in of_team
     refused = director_client.get(url, {"round": "x"})
     assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
+
+
+def test_the_log_names_a_playoff_match_by_its_stage(director_client, tournament, make_teams, sheet):
+    make_teams(tournament, 4)
+    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+        sheet.play(table, "NS")
+    playoff_seed(tournament=tournament, teams=4)
+    playoff_publish(tournament=tournament)
+    semifinal = tournament.playoff_matches.get(code="W1-1")
+    sheet.play(semifinal.table, "NS")
+    html = director_client.get(reverse("director:log", args=[tournament.slug])).content.decode()
+    assert f"· {semifinal.label}</span>" in html and semifinal.label.startswith("Semifinal")
+    assert f"round {semifinal.table.round.number}, table" not in html, "a playoff table is not called a round's"
+    assert "· round 1, table 1" in html, "a qualifying round's table still is"

@@ -113,6 +113,18 @@ def test_playoff_tables_are_called_by_their_match(client, finished, director):
     assert "Third-place match" in hands and "Semifinal 2" in hands
 
 
+def test_after_the_champion_no_round_is_offered_to_draw(client, finished, director):
+    client.force_login(director)
+    text = text_of(client.get(reverse("director:tournament", args=[finished.slug])))
+    assert "Final placings (PDF)" in text and "Draw the next round" not in text
+
+
+def test_while_qualifying_lasts_the_next_round_is_offered(client, tournament, make_teams, director):
+    make_teams(tournament, 4)
+    client.force_login(director)
+    assert "Draw the next round" in text_of(client.get(reverse("director:tournament", args=[tournament.slug])))
+
+
 def test_a_finished_tournament_leaves_the_rounds_in_play(finished):
     assert not [r for r in selectors.rounds_in_play() if r.tournament_id == finished.pk]
 

@@ -72,6 +72,14 @@ def test_find_my_table_by_player_or_team_name(client, played):
     assert "No table matches" in text_of(client.get(url, {"q": "nobody here"}))
 
 
+def test_find_my_table_shows_each_players_seat(client, played):
+    table = played.rounds.get(number=2).tables.get(number=1)
+    ns, ew = (table.team_at(pair).members for pair in ("NS", "EW"))
+    text = text_of(client.get(reverse("public:draw", args=[played.slug]), {"q": ns[1].player.name}))
+    assert f"South: {ns[1].player.name}" in text and f"North: {ns[0].player.name}" in text
+    assert f"East: {ew[0].player.name}" in text and f"West: {ew[1].player.name}" in text
+
+
 def test_a_teams_page_lists_every_hand_round_by_round(client, played):
     text = text_of(client.get(reverse("public:team", args=[played.slug, 1])))
     assert "Round 1 · table 1" in text and "Round 2 · table" in text

@@ -359,3 +359,14 @@ def test_a_read_only_database_is_said_at_start_up(read_only_folder):
     command = [sys.executable, "-c", "import tournament.wsgi"]
     started = subprocess.run(command, cwd=settings.BASE_DIR, env=env, capture_output=True, text=True)
     assert started.returncode != 0 and "cannot be written" in started.stderr
+
+
+def test_a_director_lands_on_manage_a_player_on_the_home_and_a_page_asked_for_wins(client, director, player_user):
+    assert login(client, "director", "pw-for-tests-123")["Location"] == reverse("director:dashboard")
+    client.logout()
+    assert login(client, "player", "pw-for-tests-123")["Location"] == reverse("home")
+    client.logout()
+    asked = reverse("director:lockouts")
+    credentials = {"username": "director", "password": "pw-for-tests-123"}
+    answer = client.post(f"{reverse('login')}?next={asked}", credentials, REMOTE_ADDR="10.0.0.7")
+    assert answer["Location"] == asked

@@ -2,6 +2,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -66,6 +67,25 @@ def test_the_live_preview_fragment(client, table):
     assert "This hand: North–South 5, East–West 0 (set)" in text_of(response)
     response = client.post(url("table_hand_preview", table), hand_post(0, books="14"))
     assert "This hand" not in text_of(response)
+
+
+def test_the_edit_page_shows_the_changed_hands_points_as_entry_does(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.hand(table, "E", "E", 4, "low", 10)
+    sheet.hand(table, "S", "S", 2, "nt", 8)
+    table.refresh_from_db()
+    first = table.hands.get(sequence=1)
+    page = client.get(url("table_hand_edit", table, first.sequence)).content.decode()
+    assert f'hx-post="{url("table_hand_edit_preview", table, first.sequence)}"' in page and 'id="hand-preview"' in page
+    changed = hand_post(table.version, dealer="N", bidder="N", bid="3:high", books="7")
+    text = text_of(client.post(url("table_hand_edit_preview", table, first.sequence), changed))
+    totals = {
+        pair: table.hands.exclude(pk=first.pk).aggregate(points=Sum(f"{pair}_points"))["points"]
+        for pair in ("ns", "ew")
+    }
+    assert "This hand: North–South 0, East–West 3 (set)" in text, "the first hand's own points, not the last's"
+    assert f"Totals after it: North–South {totals['ns']}, East–West {totals['ew'] + 3}" in text
+    assert table.hands.get(pk=first.pk).books == 9, "a preview changes nothing"
 
 
 def test_a_hand_needs_no_trump_suit(client, table):

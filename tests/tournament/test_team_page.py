@@ -88,6 +88,23 @@ def test_one_phone_cannot_sign_for_both_teams_without_both_codes(client, tournam
     assert table.signed
 
 
+def test_a_team_whose_page_this_phone_opened_signs_on_the_sheet_without_typing_its_code(
+    client, tournament, drawn, sheet
+):
+    table = sheet.full_round(tournament.rounds.get(number=1).tables.get(number=1))
+    open_team(client, drawn[0])
+    html = client.get(reverse("table", args=[table.secret])).content.decode()
+    assert 'name="sign-NS-code"' not in html and "no need to type it again" in html
+    assert 'name="sign-EW-code"' in html, "the other team still types its own"
+    player = drawn[0].memberships.first().player
+    data = {"sign-NS-version": table.version, "sign-NS-pair": "NS", "sign-NS-player": player.pk}
+    client.post(reverse("table_sign", args=[table.secret]), data)
+    assert table.signatures.get().player == player
+    ew = {"sign-EW-version": table.version + 1, "sign-EW-pair": "EW", "sign-EW-player": drawn[1].members[0].player.pk}
+    refused = client.post(reverse("table_sign", args=[table.secret]), ew, follow=True)
+    assert 'id="id_sign-EW-code_error"' in refused.content.decode(), "without its code the other team is refused"
+
+
 def test_opponents_accept_on_their_own_page_or_on_the_sitting_phone(client, tournament, drawn, sheet):
     Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.ACCEPT)
     table = tournament.rounds.get(number=1).tables.get(number=1)
@@ -166,6 +183,9 @@ def test_check_in_slips_print_each_teams_code(client, tournament, drawn, directo
     client.force_login(director)
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(client.get(url).content)).pages)
     assert all(team.code in text for team in drawn) and "your team code" in text.lower()
+    lines = text.splitlines()
+    assert any("open testserver/my/ " in line for line in lines), "the address on one line, whole"
+    assert "?code=" not in text, "the code is typed, not read out of an address"
     one = PdfReader(io.BytesIO(client.get(url, {"team": 2}).content)).pages[0].extract_text()
     assert drawn[1].code in one and drawn[0].code not in one
     assert client.get(url, {"team": "999"}).status_code == 404

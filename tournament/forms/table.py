@@ -17,6 +17,17 @@ class ChoiceButtons(forms.RadioSelect):
     option_template_name = "table/widgets/choice_button.html"
 
 
+class SeatButtons(ChoiceButtons):
+    """The four seats in one row: the seat's letter large, its player's name small beneath it."""
+
+    option_template_name = "table/widgets/seat_button.html"
+
+    def create_option(self, *args, **kwargs):
+        option = super().create_option(*args, **kwargs)
+        option["seat"], _, option["player"] = str(option["label"]).partition(" · ")
+        return option
+
+
 def _seat_choices(seats):
     return [(seat.seat.value, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
 
@@ -54,7 +65,7 @@ class VersionedForm(forms.Form):
 
 
 class FirstDealerForm(VersionedForm):
-    seat = forms.ChoiceField(widget=ChoiceButtons, label="Who was dealt the first diamond?")
+    seat = forms.ChoiceField(widget=SeatButtons, label="Who was dealt the first diamond?")
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
@@ -75,17 +86,24 @@ def bid_value(level: int, kind: str) -> str:
 
 
 class BidGrid(ChoiceButtons):
-    """The bids as a grid: a row per level, a column each for high, Special and No."""
+    """The bids as a grid: a column per level, a row each for high, Special and No (the kind's word small
+    beneath the level), so that the 21 bids take three rows of a phone."""
 
     template_name = "table/widgets/bid_grid.html"
+    option_template_name = "table/widgets/bid_button.html"
+
+    def create_option(self, *args, **kwargs):
+        option = super().create_option(*args, **kwargs)
+        option["level"], _, option["kind_word"] = str(option["label"]).partition(" ")
+        return option
 
 
 class HandForm(VersionedForm):
     """A hand in four taps: who won the bid, the bid, the books, save. The dealer is proposed; the trump
     suit or no-trump direction is optional (scoring never needs it)."""
 
-    dealer = forms.ChoiceField(widget=ChoiceButtons, label="Dealer")
-    bidder = forms.ChoiceField(widget=ChoiceButtons, label="Bid won by")
+    dealer = forms.ChoiceField(widget=SeatButtons, label="Dealer")
+    bidder = forms.ChoiceField(widget=SeatButtons, label="Bid won by")
     bid = forms.ChoiceField(choices=bid_choices(), widget=BidGrid, label="Bid")
     books = forms.TypedChoiceField(
         coerce=int,
@@ -152,7 +170,7 @@ class RedealForm(VersionedForm):
     """Named as ``redeal_record`` names them: ``reason`` is why the cards are dealt again, ``note`` the
     reason for a correction."""
 
-    dealer = forms.ChoiceField(widget=ChoiceButtons, label="Who dealt")
+    dealer = forms.ChoiceField(widget=SeatButtons, label="Who dealt")
     reason = forms.ChoiceField(
         choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )
@@ -258,14 +276,19 @@ def code_field(label: str = "Team code") -> forms.CharField:
 
 
 class SignForm(forms.Form):
+    """A team signs the sheet on the table's phone: a player and the team's code, unless this phone opened the
+    team's page with it (``code_known``)."""
+
     version = forms.IntegerField(widget=forms.HiddenInput)
     pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
     player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
     code = code_field()
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args, players, code_known: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = [(player.pk, player.name) for player in players]
+        if code_known:
+            del self.fields["code"]
 
 
 class AcceptForm(forms.Form):
@@ -320,7 +343,7 @@ class TeamRedealForm(forms.Form):
     """A re-deal entered by one team in blind double entry."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
-    dealer = forms.ChoiceField(widget=ChoiceButtons, label="Who dealt")
+    dealer = forms.ChoiceField(widget=SeatButtons, label="Who dealt")
     redeal_reason = forms.ChoiceField(
         choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )

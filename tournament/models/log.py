@@ -96,6 +96,20 @@ class LogEntry(models.Model):
         return self.actor_name or self.get_actor_display().lower()
 
     @property
+    def place(self) -> str:
+        """Where at the tournament, as the log names it: "round 2, table 3", or a playoff match ("Quarterfinal 1").
+
+        Reads the table through ``select_related("table__round", "table__playoff_match")`` where a page lists
+        entries.
+        """
+        if self.table is not None and self.table.round.kind == self.table.round.Kind.PLAYOFF:
+            return self.table.stage
+        words = [f"round {self.round_number}"] if self.round_number else []
+        if self.table_number:
+            words.append(f"table {self.table_number}")
+        return ", ".join(words)
+
+    @property
     def where(self) -> str:
         """The actor and the device, for a sheet's history: "team #4 on phone 3f9c…"."""
         return f"{self.who} on {self.device}" if self.device else self.who

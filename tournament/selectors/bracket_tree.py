@@ -11,13 +11,23 @@ from tournament.models import PlayoffMatch, Tournament
 from tournament.selectors.prefetch import members
 
 BOX_WIDTH = 210
+MAX_BOX_WIDTH = 250
+DESK_WIDTH = 1180
 ROW = 24
 BOX_HEIGHT = 2 * ROW
 LABEL = 15
 SLOT = BOX_HEIGHT + LABEL + 9
 GAP = 44
 HEADER = 30
-NAME_LENGTH = 19
+# A box's row: the seed, the name from NAME_X, then the score right-aligned 7px from the box's edge with room
+# for three bold digits and a clear gap before it. A 13px name's character is taken as 7.6px wide on average
+# (DejaVu Sans, bold a little wider); a name estimated wider than its room is drawn condensed to fit exactly
+# (SVG textLength), down to SQUEEZE of its width; a longer one is shortened with an ellipsis.
+NAME_X = 28
+POINTS_ROOM = 26 + 12
+CHAR = 7.6
+LEAF_CHAR = 7.0
+SQUEEZE = 0.62
 
 
 @dataclass
@@ -29,6 +39,7 @@ class Side:
     points: str
     advanced: bool
     number: int | None
+    squeeze: int | None = None
 
 
 @dataclass
@@ -58,6 +69,7 @@ class Leaf:
     y: int
     text: str
     on_path: bool = False
+    squeeze: int | None = None
 
 
 @dataclass
@@ -71,6 +83,7 @@ class Line:
 @dataclass
 class Section:
     title: str
+    box_width: int = BOX_WIDTH
     width: int = 0
     height: int = 0
     print_width: float = 0
@@ -81,12 +94,32 @@ class Section:
     lines: list = field(default_factory=list)
 
 
-def _name(team) -> str:
-    text = f"#{team.number} {team.display_name}"
-    return text if len(text) <= NAME_LENGTH else text[: NAME_LENGTH - 1] + "…"
+def _full_name(team) -> str:
+    return f"#{team.number} {team.display_name}"
 
 
-def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: dict) -> Side:
+def fitted(text: str, room: float, char: float) -> tuple[str, int | None]:
+    """``text`` as drawn in ``room`` pixels, and the width to condense it to (None when it fits as it is)."""
+    if len(text) * char <= room:
+        return text, None
+    longest = int(room / (char * SQUEEZE))
+    return (text if len(text) <= longest else text[: longest - 1] + "…"), int(room)
+
+
+def fitted_box_width(seeds_by_number: dict, limit: int = MAX_BOX_WIDTH) -> int:
+    """Boxes wide enough for the longest seeded team's name, up to ``limit`` (a longer name is condensed);
+    the same in every section, so that the brackets line up."""
+    longest = max((len(_full_name(team)) for team in seeds_by_number.values() if team is not None), default=0)
+    return min(max(BOX_WIDTH, round(NAME_X + POINTS_ROOM + longest * CHAR + 1)), limit)
+
+
+def desk_box_limit(columns: int) -> int:
+    """The widest box with which a tree of ``columns`` rounds still shows whole on a desktop, never narrower
+    than MAX_BOX_WIDTH (a 16-seed bracket)."""
+    return max(MAX_BOX_WIDTH, (DESK_WIDTH - 4 + GAP) // max(columns, 1) - GAP)
+
+
+def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: dict, box_width: int) -> Side:
     """A team's row; before the team is known, where it will come from ("Winner of Semifinal 1")."""
     if team is None:
         parsed = Source.parse(source)
@@ -96,7 +129,8 @@ def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: d
         coming = f"{what} of {labels.get(parsed.value, parsed.value)}"
         return Side(None, coming if len(coming) <= 31 else f"{what} of {parsed.value}", "", False, None)
     advanced = match.winner_id is not None and match.winner_id == team.pk
-    return Side(seeds.get(team.pk), _name(team), "" if points is None else str(points), advanced, team.number)
+    text, squeeze = fitted(_full_name(team), box_width - NAME_X - POINTS_ROOM, CHAR)
+    return Side(seeds.get(team.pk), text, "" if points is None else str(points), advanced, team.number, squeeze)
 
 
 def _feeders(matches: list[PlayoffMatch]) -> dict[str, PlayoffMatch]:
@@ -107,21 +141,35 @@ def _external(source: Source, labels: dict[str, str], seeds_by_number: dict) -> 
     """How a team that comes from outside the drawing is named on its leaf."""
     if source.kind == "seed":
         team = seeds_by_number.get(source.value)
-        return f"Seed {source.value}: {_name(team)} (bye)" if team else f"Seed {source.value} (bye)"
+        return f"Seed {source.value}: {_full_name(team)} (bye)" if team else f"Seed {source.value} (bye)"
     what = "Winner" if source.kind == "winner" else "Loser"
     return f"{what} of {labels.get(source.value, source.value)}"
 
 
 def section_draw(
-    title: str, matches: list[PlayoffMatch], *, labels: dict, seeds: dict, seeds_by_number: dict, team: int | None
+    title: str,
+    matches: list[PlayoffMatch],
+    *,
+    labels: dict,
+    seeds: dict,
+    seeds_by_number: dict,
+    team: int | None,
+    box_width: int | None = None,
+    limit: int = MAX_BOX_WIDTH,
 ) -> Section:
     """Lay out ``matches`` as a tree: columns by round, each match centred between its feeders; a source
-    outside ``matches`` (a bye, a drop from the other bracket) is a leaf in the column before."""
-    section = Section(title)
+    outside ``matches`` (a bye, a drop from the other bracket) is a leaf in the column before. Teams that drop
+    into the first round of the losers' bracket get a column of leaves of their own before it."""
+    box_width = max(box_width or 0, fitted_box_width(seeds_by_number, limit))
+    section = Section(title, box_width=box_width)
     if not matches:
         return section
     inside = _feeders(matches)
     first = min(match.bracket_round for match in matches)
+    first_sources = [
+        Source.parse(s) for m in matches if m.bracket_round == first for s in (m.top_source, m.bottom_source)
+    ]
+    offset = 1 if any(source.kind == "loser" and source.value not in inside for source in first_sources) else 0
     fed = {Source.parse(s).value for m in matches for s in (m.top_source, m.bottom_source)}
     roots = [m for m in sorted(matches, key=lambda m: (m.bracket_round, m.position)) if m.code not in fed]
     placed: dict[str, int] = {}
@@ -129,7 +177,7 @@ def section_draw(
     slots = [0]
 
     def column_x(column: int) -> int:
-        return column * (BOX_WIDTH + GAP)
+        return (column + offset) * (box_width + GAP)
 
     def next_y() -> int:
         y = HEADER + slots[0] * SLOT + LABEL
@@ -147,13 +195,14 @@ def section_draw(
                 feeder = inside[source.value]
                 y = place(feeder) + BOX_HEIGHT // 2
                 came = drawn[feeder.code].on_path
-                ends.append((y, row, column_x(feeder.bracket_round - first) + BOX_WIDTH, source.value, came))
-            elif column > 0:
+                ends.append((y, row, column_x(feeder.bracket_round - first) + box_width, source.value, came))
+            elif column + offset > 0:
                 y = next_y()
-                leaf = Leaf(column_x(column - 1), y, _external(source, labels, seeds_by_number))
+                text, squeeze = fitted(_external(source, labels, seeds_by_number), box_width - 8, LEAF_CHAR)
+                leaf = Leaf(column_x(column - 1), y, text, squeeze=squeeze)
                 leaf.on_path = team is not None and f"#{team} " in leaf.text
                 section.leaves.append(leaf)
-                ends.append((y + ROW // 2, row, leaf.x + BOX_WIDTH, None, leaf.on_path))
+                ends.append((y + ROW // 2, row, leaf.x + box_width, None, leaf.on_path))
         y = round(sum(end[0] for end in ends) / len(ends) - BOX_HEIGHT // 2) if len(ends) == 2 else next_y()
         placed[match.code] = y
         x = column_x(column)
@@ -162,8 +211,16 @@ def section_draw(
             match,
             x,
             y,
-            _side(match, match.top_team, table.ns_total if table else None, seeds, match.top_source, labels),
-            _side(match, match.bottom_team, table.ew_total if table else None, seeds, match.bottom_source, labels),
+            _side(match, match.top_team, table.ns_total if table else None, seeds, match.top_source, labels, box_width),
+            _side(
+                match,
+                match.bottom_team,
+                table.ew_total if table else None,
+                seeds,
+                match.bottom_source,
+                labels,
+                box_width,
+            ),
         )
         box.on_path = team is not None and team in (box.top.number, box.bottom.number)
         section.boxes.append(box)
@@ -182,7 +239,7 @@ def section_draw(
     for match in matches:
         names.setdefault(match.bracket_round - first, stage_name(match.label))
     section.columns = [(column_x(c), names.get(c, "")) for c in columns if names.get(c, "") != title]
-    section.width = column_x(max(columns)) + BOX_WIDTH + 4
+    section.width = column_x(max(columns)) + box_width + 4
     section.height = HEADER + slots[0] * SLOT + 8
     return section
 
@@ -195,11 +252,17 @@ class BracketTree:
 
 
 def bracket_tree(
-    tournament: Tournament, *, team: int | None = None, split: bool = False, last_rounds: int | None = None
+    tournament: Tournament,
+    *,
+    team: int | None = None,
+    split: bool = False,
+    last_rounds: int | None = None,
+    box_width: int | None = None,
 ) -> BracketTree | None:
     """The drawing of a published bracket; ``team`` (a team number) has its path marked. ``split`` cuts a
     large main bracket at its semifinals (for print): each half a section, then the final. ``last_rounds``
-    draws only that many last rounds of the main bracket (the projector, for a large field)."""
+    draws only that many last rounds of the main bracket (the projector, for a large field). Boxes are as
+    wide as the longest name needs, or ``box_width`` when wider (a printed page's spare width)."""
     matches = list(
         PlayoffMatch.objects.filter(tournament=tournament)
         .select_related("top_team", "bottom_team", "winner", "table")
@@ -212,12 +275,19 @@ def bracket_tree(
     seeds = {s.team_id: s.seed for s in seeded}
     seeds_by_number = {s.seed: s.team for s in seeded}
     labels = {m.code: m.label for m in matches}
-    options = {"labels": labels, "seeds": seeds, "seeds_by_number": seeds_by_number, "team": team}
+    options = {
+        "labels": labels,
+        "seeds": seeds,
+        "seeds_by_number": seeds_by_number,
+        "team": team,
+        "box_width": box_width,
+    }
     double = tournament.playoff_double
     main = [m for m in matches if m.bracket == WINNERS or (m.bracket == FINAL and not double)]
     if last_rounds is not None:
         last = max(m.bracket_round for m in main)
         main = [m for m in main if m.bracket_round > last - last_rounds]
+    options["limit"] = desk_box_limit(len({m.bracket_round for m in main}))
     sections = []
     if split and len(main) > 31:
         final = next(m for m in main if m.bracket == FINAL) if not double else max(main, key=lambda m: m.stage)

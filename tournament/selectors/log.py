@@ -7,7 +7,9 @@ from tournament.models import LogEntry, Team, Tournament
 
 def log_entries(tournament: Tournament, *, round_number: int | None = None, team: Team | None = None):
     """Newest first. A team's entries are those about the team and those of the tables it played at."""
-    entries: QuerySet[LogEntry] = LogEntry.objects.filter(tournament=tournament).select_related("team")
+    entries: QuerySet[LogEntry] = LogEntry.objects.filter(tournament=tournament).select_related(
+        "team", "table__round", "table__playoff_match"
+    )
     if round_number is not None:
         entries = entries.filter(round_number=round_number)
     if team is not None:

@@ -25,6 +25,14 @@ def unsigned_tables(tournament: Tournament) -> list[Table]:
     )
 
 
+def round_can_be_drawn(tournament: Tournament) -> bool:
+    """Whether a qualifying round is still to be drawn (or its draft drawn again): not once the bracket is out."""
+    if tournament.playoff_published_at is not None:
+        return False
+    published = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).exclude(status=Round.Status.DRAFT).count()
+    return published < tournament.qualifying_rounds
+
+
 def tournament_next_step(tournament: Tournament, *, checked_in: int) -> NextStep:
     """From check-in to prize-giving: the next round while qualifying lasts, then closing qualifying, then
     the playoff, then the final placings."""

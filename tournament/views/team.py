@@ -28,6 +28,13 @@ def _opened(request) -> dict[str, str]:
     return request.session.get(SESSION_KEY, {})
 
 
+def team_code_opened(request, team: Team) -> str:
+    """The team's code if this browser opened the team's page with its current code (else ""): the team has
+    shown it here already and is not asked to type it again."""
+    code = _opened(request).get(str(team.pk), "")
+    return code if code and code == team.code else ""
+
+
 def _team(request, team_id: int) -> Team:
     """The team, if this browser was given its current code; else not found (nothing about it is told)."""
     code = _opened(request).get(str(team_id))

@@ -9,7 +9,12 @@ from django.db import transaction
 from tournament.errors import ImportRejected, ServiceError
 from tournament.models import LogEntry, Team, Tournament
 from tournament.services.log import Actor, actor_of, log_write
-from tournament.services.teams.entries import PlayerEntry, number_problem, team_entry_problems
+from tournament.services.teams.entries import (
+    PlayerEntry,
+    number_problem,
+    registration_clashes,
+    team_entry_problems,
+)
 from tournament.services.teams.register import register
 
 CSV_COLUMNS = {
@@ -79,7 +84,7 @@ class _Line:
         if not text:
             return None
         if not _NUMBER.fullmatch(text):
-            self.problems.append(f"team_number must be a whole number, not {text[:20]!r}.")
+            self.problems.append(f"The team number must be a whole number, not {text[:20]!r}.")
             return None
         number = int(text)
         problem = number_problem(number)
@@ -91,7 +96,7 @@ class _Line:
     def _yes_no(self, text: str, column: str) -> bool:
         value = text.strip().lower()
         if value not in _YES | _NO:
-            self.problems.append(f"{column} must be yes or no, not {value[:20]!r}.")
+            self.problems.append(f"The {column} column must be yes or no, not {value[:20]!r}.")
         return value in _YES
 
 
@@ -109,14 +114,22 @@ def teams_import_csv(*, tournament: Tournament, text: str, actor: Actor | None =
     with transaction.atomic():
         for line_number, values in rows:
             line = _Line(values)
+            number_repeated = line.number is not None and line.number in seen_numbers
+            if number_repeated:
+                line.problems.append(f"Team number {line.number} is also on line {seen_numbers[line.number]}.")
             if line.number is not None:
-                if line.number in seen_numbers:
-                    line.problems.append(f"team number {line.number} is also on line {seen_numbers[line.number]}.")
                 seen_numbers.setdefault(line.number, line_number)
             keys = [(entry.cleaned().name.casefold(), entry.cleaned().city.casefold()) for entry in line.players]
-            for entry, key in zip(line.players, keys, strict=True):
-                if key[0] and key in seen_players:
+            repeated = [key[0] and key in seen_players for key in keys]
+            for entry, key, again in zip(line.players, keys, repeated, strict=True):
+                if again:
                     line.problems.append(f"{entry.cleaned().name} is also on the team on line {seen_players[key]}.")
+            # Only what is not already said of an earlier line of the file (whose team may be registered by now).
+            line.problems += registration_clashes(
+                tournament,
+                [entry for entry, again in zip(line.players, repeated, strict=True) if not again],
+                None if number_repeated else line.number,
+            )
             if not line.problems:
                 try:
                     with transaction.atomic():

@@ -101,6 +101,31 @@ def player_found(tournament: Tournament, entry: PlayerEntry) -> Player | None:
     return player
 
 
+def registration_clashes(tournament: Tournament, players: Sequence[PlayerEntry], number: int | None) -> list[str]:
+    """What the tournament's teams already hold of a team as typed: its number, and each player on a team.
+
+    Changes nothing (``player_found`` would keep a new phone), so a file's lines can all be checked first.
+    """
+    clashes = []
+    if number is not None and tournament.teams.filter(number=number).exists():
+        clashes.append(f"Team number {number} is taken in this tournament.")
+    for entry in (entry.cleaned() for entry in players):
+        if not entry.name:
+            continue
+        membership = (
+            TeamMember.objects.filter(
+                tournament=tournament, player__name__iexact=entry.name, player__city__iexact=entry.city
+            )
+            .select_related("team", "player")
+            .first()
+        )
+        if membership is not None:
+            clashes.append(
+                f"{membership.player.name} already plays on team #{membership.team.number} in this tournament."
+            )
+    return clashes
+
+
 def on_another_team_check(tournament: Tournament, players: Sequence[Player], exclude: Team | None = None) -> None:
     memberships = TeamMember.objects.filter(tournament=tournament, player__in=players).select_related("team")
     if exclude is not None:

@@ -1,6 +1,6 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
-from tournament.views.director.access import lockout_remove, lockouts
+from tournament.views.director.access import StaffLoginView, lockout_remove, lockouts
 from tournament.views.director.events import (
     action_log,
     announcement_remove,
@@ -48,6 +48,7 @@ from tournament.views.director.teams import (
 )
 
 __all__ = [
+    "StaffLoginView",
     "action_log",
     "announcement_remove",
     "announcements",

@@ -1,12 +1,26 @@
-"""Locked staff logins, and unlocking them."""
+"""Staff logins: where one lands, the locked ones, and unlocking them."""
 
+from django.contrib.auth.views import LoginView
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournament.roles import is_scorekeeper
 from tournament.selectors.access import locked_logins
 from tournament.services.access import login_unlock
 from tournament.views.common import run_and_redirect
 from tournament.views.permissions import director_required
+
+
+class StaffLoginView(LoginView):
+    """Staff come to run the event: without a page asked for, they land on Manage, not the public home."""
+
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self):
+        if is_scorekeeper(self.request.user):
+            return reverse("director:dashboard")
+        return super().get_default_redirect_url()
 
 
 @director_required

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from scoring import PRESETS, RuleSet, ScoringError
 from tournament import forms, selectors
 from tournament.roles import is_director
-from tournament.selectors.next_step import tournament_next_step
+from tournament.selectors.next_step import round_can_be_drawn, tournament_next_step
 from tournament.services import events
 from tournament.views.common import form_saved, refusal_say, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -93,6 +93,7 @@ def tournament_detail(request, slug):
         "recent": selectors.log_entries(tournament)[:8],
         "is_director": is_director(request.user),
         "next_step": tournament_next_step(tournament, checked_in=counts.checked_in),
+        "can_draw": round_can_be_drawn(tournament),
     }
     return render(request, "director/tournament.html", context)
 

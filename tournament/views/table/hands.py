@@ -35,8 +35,11 @@ def table_page(request, secret):
     return render_page(request, TablePage(request, secret))
 
 
-def preview_context(result) -> dict:
+def preview_context(result, hand: Hand | None = None) -> dict:
+    """The points of the hand entered (the last line), or of ``hand`` as changed, and the totals after it."""
     line = result.lines[-1]
+    if hand is not None:
+        line = next(line for line in result.lines if line.hand_number == hand.hand_number and line.hand is not None)
     return {
         "line": line,
         "ns": line.points("NS"),
@@ -120,15 +123,27 @@ def hand_preview_fragment(request, secret):
     """The points and totals the entry form shows as the scorekeeper taps (htmx), and the button that
     saves the hand once they show."""
     page = TablePage(request, secret)
-    form = page.hand_form(request.POST)
+    return _preview_fragment(request, page, page.hand_form(request.POST))
+
+
+@require_POST
+def hand_edit_preview_fragment(request, secret, sequence):
+    """The same points and totals on the page that changes a played hand, with that hand as changed."""
+    page = TablePage(request, secret)
+    hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
+    form = page._form("edit", HandForm, request.POST, **page.hand_form_options())
+    return _preview_fragment(request, page, form, hand)
+
+
+def _preview_fragment(request, page, form, hand: Hand | None = None):
     context = {"page": page, "table": page.table}
     if form.is_valid():
         try:
-            result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data))
+            result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data), hand=hand)
         except ServiceError as error:
             context["problem"] = error.message
         else:
-            context["preview"] = preview_context(result)
+            context["preview"] = preview_context(result, hand)
     return render(request, "table/_preview.html", context)
 
 

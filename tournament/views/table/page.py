@@ -27,6 +27,7 @@ from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import may_change
 from tournament.views.common import earlier_messages_drop, refusal_say, request_actor, service_run
 from tournament.views.offline import offline_copy
+from tournament.views.team import team_code_opened
 
 REFUSED = "table_refused"
 CARDS = "table_cards"
@@ -287,9 +288,13 @@ class TablePage:
         return self._form("first", FirstDealerForm, data, seats=self.seats, initial=initial, prefix="first")
 
     def sign_form(self, side: Pair, data=None):
-        players = [member.player for member in self.table.team_at(side).members]
+        team = self.table.team_at(side)
+        players = [member.player for member in team.members]
         initial = {**self.initial(), "pair": side}
-        return self._form(f"sign-{side}", SignForm, data, players=players, initial=initial, prefix=f"sign-{side}")
+        known = bool(team_code_opened(self.request, team))
+        return self._form(
+            f"sign-{side}", SignForm, data, players=players, code_known=known, initial=initial, prefix=f"sign-{side}"
+        )
 
     def sign_forms(self):
         return [(side, self.table.team_at(side), self.signatures.get(side), self.sign_form(side)) for side in Pair]

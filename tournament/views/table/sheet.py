@@ -11,7 +11,8 @@ from tournament.forms.table import AcceptForm, DisputeForm, SettleEntriesForm, S
 from tournament.models import Hand
 from tournament.services import sheets
 from tournament.views.common import refusal_say, request_actor, service_run
-from tournament.views.table.page import ENTRY, TablePage, back_to_sheet, change_of, sheet_form_post
+from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
+from tournament.views.team import team_code_opened
 
 
 @require_POST
@@ -51,7 +52,7 @@ def sheet_sign(request, secret):
             version=data["version"],
             pair=pair,
             player=players[data["player"]],
-            code=data["code"],
+            code=data.get("code") or team_code_opened(request, page.table.team_at(pair)),
             actor=request_actor(request),
         )
 
@@ -74,7 +75,8 @@ def history(request, secret):
 
 @require_POST
 def hand_accept(request, secret, sequence):
-    """The other team accepts a hand with its code, on the phone that entered it."""
+    """The other team accepts a hand with its code, on the phone that entered it; the page opens again at the
+    entry, where the next hand (or the next acceptance) is."""
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
     form = AcceptForm(request.POST)
@@ -82,8 +84,8 @@ def hand_accept(request, secret, sequence):
         refusal_say(request, f"Give the other team's code to accept hand {hand.hand_number}.")
         return back_to_sheet(page)
     accept = partial(sheets.hand_accept, table=page.table, hand=hand, actor=request_actor(request), **form.cleaned_data)
-    ran = service_run(request, accept, f"Hand {hand.hand_number} accepted.")
-    return back_to_sheet(page, f"hand-{hand.sequence}" if ran.done else ENTRY)
+    service_run(request, accept, f"Hand {hand.hand_number} accepted.")
+    return back_to_sheet(page)
 
 
 @require_POST
