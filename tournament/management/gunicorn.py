@@ -19,17 +19,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn_serving(env: dict, *, workers: int = 3) -> Iterator[int]:
-    """Serve the app with ``workers`` gunicorn workers until the block ends; yields the port, once it answers."""
+def gunicorn_serving(env: dict) -> Iterator[int]:
+    """Serve the app as the venue and hosted recipes do (``gunicorn.conf.py``) until the block ends; yields the
+    port, once it answers."""
     port = free_port()
     server = subprocess.Popen(
         [
             str(Path(sys.executable).with_name("gunicorn")),
             "tournament.wsgi",
+            "--config",
+            str(settings.BASE_DIR / "gunicorn.conf.py"),
             "--bind",
             f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
         ],
         env=env,
         cwd=settings.BASE_DIR,
