@@ -36,9 +36,8 @@ run: $(VENV)/.installed
 ## laptop's LAN address (or HOST=), port PORT, with its own database VENUE_DATABASE (kept between runs).
 ## Prints the address phones open, as text and as a QR code; the first run prints the director's password.
 VENUE_DATABASE ?= $(HOME)/whist/venue.sqlite3
-WORKERS ?= 3
 venue: $(VENV)/.installed
-	$(PY) manage.py venue --port $(PORT) --workers $(WORKERS) --database "$(VENUE_DATABASE)" \
+	$(PY) manage.py venue --port $(PORT) $(if $(WORKERS),--workers $(WORKERS)) --database "$(VENUE_DATABASE)" \
 	  $(if $(filter-out file,$(origin HOST)),--host $(HOST))
 
 ## make test: install what the tests need, lint, and run the whole suite
@@ -55,11 +54,13 @@ bench: $(VENV)/.installed
 	$(PY) manage.py bench_printing --tables 128
 	$(PY) manage.py bench_logins
 
-## make bench-load: 256 tables entering four hands at once, on SQLite then PostgreSQL (DATABASE_URL's server)
+## make bench-load: 256 tables saving hands, alone then with 200 and 500 spectators polling the standings, on SQLite
+## (the database as the cache) then PostgreSQL with Redis (BENCH_POSTGRES's server, BENCH_REDIS)
+BENCH_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres
+BENCH_REDIS ?= redis://127.0.0.1:6379/0
 bench-load: $(VENV)/.installed
 	$(PY) manage.py bench_load --database sqlite
-	$(PY) manage.py bench_load --database postgres
-	$(PY) manage.py bench_load --database sqlite --think 1
+	$(PY) manage.py bench_load --database postgres --postgres $(BENCH_POSTGRES) --cache-url $(BENCH_REDIS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

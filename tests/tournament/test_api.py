@@ -91,7 +91,7 @@ def test_drafts_are_not_in_the_api(client, tournament, make_teams):
 def test_unchanged_data_is_answered_304_and_a_change_is_seen(client, finished):  # noqa: F811
     for path in endpoints(finished):
         first = client.get(API + path)
-        assert first["ETag"] and first["Last-Modified"], path
+        assert first["ETag"], path
         again = client.get(API + path, HTTP_IF_NONE_MATCH=first["ETag"])
         assert again.status_code == 304, path
     path = f"/tournaments/{finished.slug}/announcements"

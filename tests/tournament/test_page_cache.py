@@ -2,6 +2,7 @@
 correction at once; an unchanged page is answered 304; staff are never served the public rendering."""
 
 import gzip
+import json
 
 import pytest
 from django.test import Client
@@ -83,3 +84,126 @@ def test_a_player_jumps_to_their_own_team(playing):
     response = Client().get(reverse("public:standings", args=[tournament.slug]), {"team": "3"})
     assert response.status_code == 302 and response.url.endswith("/standings/#team-3")
     assert 'id="team-3"' in page(Client(), tournament)[1]
+
+
+def _etags(client, tournament, first, second):
+    """The ETag of every live page and API answer, after one request each to store it."""
+    slug = tournament.slug
+    paths = {
+        "standings": reverse("public:standings", args=[slug]),
+        "tables": reverse("public:draw", args=[slug]),
+        "projector": reverse("public:projector", args=[slug]),
+        "api standings": f"/api/v1/tournaments/{slug}/standings",
+        "api round": f"/api/v1/tournaments/{slug}/rounds/1",
+    }
+    for table, label in ((first, "signed"), (second, "playing")):
+        for seating in table.seatings.select_related("team"):
+            number = seating.team.number
+            paths[f"team {number} ({label})"] = reverse("public:team", args=[slug, number])
+            paths[f"api team {number} ({label})"] = f"/api/v1/tournaments/{slug}/teams/{number}"
+    tags = {}
+    for name, path in paths.items():
+        response = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
+        assert response.status_code == 200, name
+        tags[name] = response["ETag"]
+    return tags
+
+
+def _changed(before, after) -> set[str]:
+    return {name for name in before if before[name] != after[name]}
+
+
+def test_a_hand_on_an_unsigned_sheet_changes_the_tables_and_its_teams_not_the_standings(playing, sheet):
+    tournament, second = playing
+    first = tournament.rounds.get().tables.get(number=1)
+    client = Client()
+    before = _etags(client, tournament, first, second)
+    sheet.hand(second, "N", "N", 3, "high", 9)
+    after = _etags(client, tournament, first, second)
+    playing_teams = {name for name in before if "(playing)" in name}
+    assert _changed(before, after) == {"tables", "projector", "api round"} | playing_teams
+    standings = client.get(reverse("public:standings", args=[tournament.slug]), HTTP_ACCEPT_ENCODING="gzip")
+    assert standings["Cache-Status"] == "whist; hit", "the standings are served as they were rendered"
+
+
+def test_signing_changes_the_standings(playing, sheet):
+    tournament, second = playing
+    first = tournament.rounds.get().tables.get(number=1)
+    client = Client()
+    sheet.play(second, "EW", sign=False)
+    before = _etags(client, tournament, first, second)
+    sheet.sign_both(second)
+    changed = _changed(before, _etags(client, tournament, first, second))
+    assert {"standings", "api standings", "tables", "projector"} <= changed
+
+
+def test_unknown_parameters_are_ignored_and_the_cache_stays_bounded(playing, sheet):
+    from django.db import connection
+
+    tournament, second = playing
+    client = Client()
+
+    def entries() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM tournament_page_cache")
+            return cursor.fetchone()[0]
+
+    path = reverse("public:standings", args=[tournament.slug])
+    first = client.get(path)
+    stored = entries()
+    for n in range(50):
+        response = client.get(path, {"utm": n, f"junk{n}": "x"})
+        assert response["ETag"] == first["ETag"] and response["Cache-Status"] == "whist; hit"
+    assert entries() == stored, "junk parameters add nothing to the cache"
+    for n in range(3):
+        sheet.hand(second, "NESW"[n], "NESW"[n], 3, "high", 9)
+        client.get(path, {"sort": "-team"})
+        client.get(reverse("public:projector", args=[tournament.slug]), {"seconds": 500 + n})
+    grown = entries()
+    for n in range(3, 4):
+        sheet.hand(second, "NESW"[n], "NESW"[n], 3, "high", 9)
+        client.get(path, {"sort": "-team"})
+        client.get(reverse("public:projector", args=[tournament.slug]), {"seconds": 500 + n})
+    assert entries() == grown, "a page keeps one slot whatever the number of changes and out-of-range values"
+
+
+def test_one_worker_renders_a_change_the_others_serve_the_previous_rendering(rf, db):
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.cache import cache
+    from django.http import HttpResponse
+
+    from tournament.views.cache import cache_keys, serve_cached
+
+    renders = []
+
+    def render(text):
+        def draw():
+            renders.append(text)
+            return HttpResponse(text)
+
+        return draw
+
+    request = rf.get("/somewhere/")
+    request.user = AnonymousUser()
+    slot = "/somewhere/?"
+    cache.delete(cache_keys(slot)[0])
+    assert serve_cached(request, slot=slot, version="1", render=render("first")).content == b"first"
+    assert cache.add(cache_keys(slot)[1], "2", 20), "another worker is rendering version 2"
+    stale = serve_cached(request, slot=slot, version="2", render=render("second"))
+    assert stale.content == b"first" and stale["Cache-Status"] == "whist; hit; detail=updating"
+    assert renders == ["first"]
+    cache.delete(cache_keys(slot)[1])
+    fresh = serve_cached(request, slot=slot, version="2", render=render("second"))
+    assert fresh.content == b"second" and renders == ["first", "second"]
+    assert serve_cached(request, slot=slot, version="2", render=render("third")).content == b"second"
+
+
+def test_the_api_is_compressed_and_answered_from_the_cache(playing):
+    tournament, _ = playing
+    client = Client()
+    path = f"/api/v1/tournaments/{tournament.slug}/standings"
+    first = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
+    assert first["Content-Encoding"] == "gzip" and first["Content-Type"].startswith("application/json")
+    again = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
+    assert again["Cache-Status"] == "whist; hit" and again.content == first.content
+    assert client.get(path).json() == json.loads(gzip.decompress(first.content))

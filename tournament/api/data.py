@@ -20,7 +20,7 @@ def team_ref(team: Team | None) -> schemas.TeamRef | None:
 
 
 def players_of(team: Team) -> list[str]:
-    return [member.player.name for member in team.members]
+    return team.player_name_list
 
 
 def team_out(team: Team) -> schemas.TeamOut:

@@ -1,9 +1,13 @@
 """The read-only JSON API at /api/v1/ (django-ninja): what the public pages show, as data.
 
-Every answer carries an ETag and a Last-Modified taken from the event's action log (every change to an
-event is logged), so a client asking again with If-None-Match or If-Modified-Since gets 304 while nothing
-changed. Interactive docs at /api/v1/docs, served from the app's own static files.
+A tournament's answers are kept like the public pages (``views.cache``): rendered once per version of what
+they show, sent gzip-compressed to a client that accepts it, with an ETag naming that version, so a client asking
+again with If-None-Match gets 304 while nothing it shows changed. The lists of events carry an ETag and a
+Last-Modified from the events' action log. Interactive docs at /api/v1/docs, served from the app's own static
+files.
 """
+
+from functools import wraps
 
 from django.db.models import Max
 from django.shortcuts import get_object_or_404
@@ -14,6 +18,7 @@ from ninja.decorators import decorate_view
 from tournament import selectors
 from tournament.api import data, schemas
 from tournament.models import Event, LogEntry, Tournament
+from tournament.views.cache import LIVE, RESULTS, page_version, serve_cached
 
 api = NinjaAPI(
     title="Bid Whist tournaments",
@@ -29,18 +34,6 @@ def _log_mark(**where) -> dict:
     return LogEntry.objects.filter(**where).aggregate(last=Max("pk"), at=Max("created_at"))
 
 
-def _tournament_mark(request, slug, **kwargs) -> dict:
-    """The tournament's event's latest logged change (and, for announcements, which are showing now)."""
-    if not hasattr(request, "_api_mark"):
-        tournament = Tournament.objects.filter(slug=slug).values("pk", "event_id").first()
-        mark = _log_mark(event_id=tournament["event_id"]) if tournament else {"last": None, "at": None}
-        if tournament and request.path.endswith("/announcements"):
-            showing = [a.pk for a in selectors.announcements_active(Tournament(pk=tournament["pk"]))]
-            mark["last"] = f"{mark['last']}-{'.'.join(map(str, showing))}"
-        request._api_mark = mark
-    return request._api_mark
-
-
 def _site_mark(request, **kwargs) -> dict:
     if not hasattr(request, "_api_mark"):
         request._api_mark = _log_mark()
@@ -54,7 +47,10 @@ def _event_mark(request, slug, **kwargs) -> dict:
 
 
 def cached(mark):
-    """ETag and Last-Modified from ``mark``; a conditional request for unchanged data is answered 304."""
+    """ETag and Last-Modified from the log's ``mark``; a conditional request for unchanged data is answered 304.
+
+    For the lists of events, which change with an event's log; a tournament's answers are ``tournament_cached``.
+    """
 
     def etag(request, **kwargs):
         found = mark(request, **kwargs)
@@ -64,6 +60,29 @@ def cached(mark):
         return mark(request, **kwargs)["at"]
 
     return decorate_view(condition(etag_func=etag, last_modified_func=last_modified))
+
+
+def tournament_cached(scope: str = RESULTS, *, team: bool = False, showing: bool = False):
+    """A tournament's answer kept gzip-compressed in the shared cache like the public pages, at the version of
+    what it shows (``views.cache.page_version``); 304 to a client asking with the ETag it has. ``team``: the
+    answer is one team's (its sheets count); ``showing``: the announcements showing now are part of it."""
+
+    def decorate(view):
+        @wraps(view)
+        def answer(request, slug, **kwargs):
+            tournament = Tournament.objects.filter(slug=slug).first()
+            if tournament is None:
+                return view(request, slug=slug, **kwargs)
+            version = page_version(tournament, scope, team_number=kwargs.get("number") if team else None)
+            if showing:
+                version += "-" + ".".join(str(a.pk) for a in selectors.announcements_active(tournament))
+            return serve_cached(
+                request, slot=request.path, version=version, render=lambda: view(request, slug=slug, **kwargs)
+            )
+
+        return answer
+
+    return decorate_view(decorate)
 
 
 def _tournament(slug: str) -> Tournament:
@@ -84,60 +103,60 @@ def get_event(request, slug: str):
 
 
 @api.get("/tournaments/{slug}", response=schemas.TournamentOut, tags=["tournaments"])
-@cached(_tournament_mark)
+@tournament_cached()
 def get_tournament(request, slug: str):
     """A tournament with its rule set and playoff options."""
     return data.tournament_out(_tournament(slug))
 
 
 @api.get("/tournaments/{slug}/teams", response=list[schemas.TeamOut], tags=["teams"])
-@cached(_tournament_mark)
+@tournament_cached()
 def list_teams(request, slug: str):
     return data.teams(_tournament(slug))
 
 
 @api.get("/tournaments/{slug}/teams/{number}", response=schemas.TeamRecordOut, tags=["teams"])
-@cached(_tournament_mark)
+@tournament_cached(team=True)
 def get_team(request, slug: str, number: int):
     """A team's record: its standing and every round it played, with the points and the result."""
     return data.team_record(_tournament(slug), number)
 
 
 @api.get("/tournaments/{slug}/rounds", response=list[schemas.RoundOut], tags=["rounds"])
-@cached(_tournament_mark)
+@tournament_cached(LIVE)
 def list_rounds(request, slug: str):
     """The published rounds with their tables and results so far (no hands: ask for one round)."""
     return data.rounds(_tournament(slug))
 
 
 @api.get("/tournaments/{slug}/rounds/{number}", response=schemas.RoundOut, tags=["rounds"])
-@cached(_tournament_mark)
+@tournament_cached(LIVE)
 def get_round(request, slug: str, number: int):
     """One published round: every table with every hand, its penalties, the rulings and the signatures."""
     return data.round_with_hands(_tournament(slug), number)
 
 
 @api.get("/tournaments/{slug}/standings", response=list[schemas.StandingOut], tags=["results"])
-@cached(_tournament_mark)
+@tournament_cached()
 def get_standings(request, slug: str):
     """Ranked over signed qualifying rounds by the tournament's criteria, every criterion included."""
     return data.standings(_tournament(slug))
 
 
 @api.get("/tournaments/{slug}/bracket", response=schemas.BracketOut, tags=["results"])
-@cached(_tournament_mark)
+@tournament_cached()
 def get_bracket(request, slug: str):
     return data.bracket(_tournament(slug))
 
 
 @api.get("/tournaments/{slug}/placings", response=list[schemas.PlacingOut], tags=["results"])
-@cached(_tournament_mark)
+@tournament_cached()
 def get_placings(request, slug: str):
     """The final placings of the whole field, once every playoff match is decided (404 before)."""
     return data.placings(_tournament(slug))
 
 
 @api.get("/tournaments/{slug}/announcements", response=list[schemas.AnnouncementOut], tags=["tournaments"])
-@cached(_tournament_mark)
+@tournament_cached(showing=True)
 def list_announcements(request, slug: str):
     return data.announcements(_tournament(slug))

@@ -20,10 +20,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def gunicorn_command(*, bind: str, workers: int) -> list[str]:
-    """gunicorn serving the app on ``bind`` (host:port); several servers may run side by side."""
+def gunicorn_command(*, bind: str, workers: int | None = None) -> list[str]:
+    """gunicorn serving the app on ``bind`` (host:port) with the recipes' settings (``gunicorn.conf.py``), with
+    ``workers`` processes if given; several servers may run side by side."""
     gunicorn = str(Path(sys.executable).with_name("gunicorn"))
-    return [gunicorn, "tournament.wsgi", "--bind", bind, "--workers", str(workers), "--no-control-socket"]
+    config = str(settings.BASE_DIR / "gunicorn.conf.py")
+    command = [gunicorn, "tournament.wsgi", "--config", config, "--bind", bind, "--no-control-socket"]
+    return command + (["--workers", str(workers)] if workers else [])
 
 
 def gunicorn_stop(server: subprocess.Popen) -> int:
@@ -35,9 +38,10 @@ def gunicorn_stop(server: subprocess.Popen) -> int:
 
 @contextmanager
 def gunicorn_serving(
-    env: dict, *, workers: int = 3, port: int | None = None, output=subprocess.DEVNULL
+    env: dict, *, workers: int | None = None, port: int | None = None, output=subprocess.DEVNULL
 ) -> Iterator[int]:
-    """Serve the app with ``workers`` gunicorn workers until the block ends; yields the port, once it answers."""
+    """Serve the app as the venue and hosted recipes do (``gunicorn.conf.py``) until the block ends; yields the
+    port, once it answers. ``workers`` overrides the configuration's count."""
     port = port or free_port()
     server = subprocess.Popen(
         gunicorn_command(bind=f"127.0.0.1:{port}", workers=workers),

@@ -82,7 +82,14 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     results_version = models.PositiveBigIntegerField(
-        default=0, help_text="Goes up with every logged change: the public pages' cached renderings key on it."
+        default=0,
+        help_text="Goes up with every logged change to what the standings, placings and bracket show (signed "
+        "sheets, teams, rules, draws): the cached renderings of those pages key on it.",
+    )
+    live_version = models.PositiveBigIntegerField(
+        default=0,
+        help_text="Goes up with every logged change, a hand on an unsigned sheet included: the cached renderings "
+        "of the live pages (tables, projector) key on it.",
     )
 
     class Meta:
@@ -173,8 +180,16 @@ class Team(models.Model):
         return sorted(self.memberships.all(), key=lambda member: member.position)
 
     @property
+    def player_name_list(self) -> list[str]:
+        """The players' names in seat order: those a selector read alone (``names_in_seat_order``, far cheaper
+        for hundreds of teams than their rows), else from the members."""
+        if hasattr(self, "names_in_seat_order"):
+            return self.names_in_seat_order
+        return [member.player.name for member in self.members]
+
+    @property
     def player_names(self) -> str:
-        return " & ".join(member.player.name for member in self.members)
+        return " & ".join(self.player_name_list)
 
     @property
     def display_name(self) -> str:

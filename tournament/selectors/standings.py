@@ -8,8 +8,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 from scoring import Pair, bye_points
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
-from tournament.models import Round, Seating, Team, Tournament
-from tournament.selectors.teams import teams_with_players
+from tournament.models import Round, Seating, Team, TeamMember, Tournament
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
@@ -38,6 +37,18 @@ def _signed_seatings(tournament: Tournament):
 
 def _team_side(pair_field: str, ns_field: str, ew_field: str):
     return Case(When(**{pair_field: NS}, then=F(ns_field)), default=F(ew_field), output_field=IntegerField())
+
+
+def _with_player_names(tournament: Tournament, teams: list[Team]) -> list[Team]:
+    """The teams, each with its players' names in seat order (``Team.player_name_list``), read in one query
+    of names alone: the players' full rows cost most of the standings' time at 512 teams."""
+    names = defaultdict(list)
+    members = TeamMember.objects.filter(tournament=tournament).order_by("team_id", "position")
+    for team_id, name in members.values_list("team_id", "player__name"):
+        names[team_id].append(name)
+    for team in teams:
+        team.names_in_seat_order = names[team.pk]
+    return teams
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
@@ -83,7 +94,14 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             meetings.append(Meeting(by_pair[NS], by_pair[EW], winner))
 
     bye_credit = _bye_credit(tournament)
-    teams = list(teams_with_players(tournament).filter(Q(checked_in=True) | Q(seatings__isnull=False)).distinct())
+    teams = _with_player_names(
+        tournament,
+        list(
+            tournament.teams.filter(
+                Q(checked_in=True) | Q(pk__in=Seating.objects.filter(round__tournament=tournament).values("team_id"))
+            ).order_by("number")
+        ),
+    )
     records = []
     for team in teams:
         row = results.get(team.pk, {})

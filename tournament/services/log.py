@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import F
 
-from tournament.models import Event, LogEntry, Table, Team, Tournament
+from tournament.models import Event, LogEntry, Round, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
 
 
@@ -69,13 +69,46 @@ def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) 
 UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED}
 
 
-def results_bump(*, event: Event | None, tournament: Tournament | None) -> None:
+# What a table's sheet records before both teams sign it: the tables page and the table's teams show it, the
+# standings (signed sheets only) do not.
+SHEET_ACTIONS = {
+    LogEntry.Action.FIRST_DEALER,
+    LogEntry.Action.HAND_ADDED,
+    LogEntry.Action.REDEAL_ADDED,
+    LogEntry.Action.HAND_CHANGED,
+    LogEntry.Action.HAND_REMOVED,
+    LogEntry.Action.PENALTY_ADDED,
+    LogEntry.Action.PENALTY_REMOVED,
+    LogEntry.Action.DISPUTED,
+    LogEntry.Action.DISPUTE_RESOLVED,
+    LogEntry.Action.HAND_ACCEPTED,
+    LogEntry.Action.HAND_SUBMITTED,
+    LogEntry.Action.ENTRIES_DIFFER,
+    LogEntry.Action.ENTRIES_SETTLED,
+}
+
+
+def changes_results(action: str, table: Table | None, correction: bool = False) -> bool:
+    """Whether a logged change can change the standings, placings or bracket: anything but an entry on a
+    qualifying sheet nobody has signed (a signed sheet's entries are corrections, and count at once; the bracket
+    shows a playoff match's score as it is entered)."""
+    if correction or action not in SHEET_ACTIONS or table is None:
+        return True
+    return table.locked_at is not None or table.round.kind != Round.Kind.QUALIFYING
+
+
+def results_bump(*, event: Event | None, tournament: Tournament | None, results: bool = True) -> None:
     """A logged change may change what the public pages show: their cached renderings are dropped (a new
-    version) for the tournament, or for every tournament of the event when no tournament is named."""
+    version) for the tournament, or for every tournament of the event when no tournament is named. Every change
+    moves the live version (tables, projector); ``results`` says it moves the results version too (standings,
+    placings, bracket, team pages)."""
+    bumps = {"live_version": F("live_version") + 1}
+    if results:
+        bumps["results_version"] = F("results_version") + 1
     if tournament is not None:
-        Tournament.objects.filter(pk=tournament.pk).update(results_version=F("results_version") + 1)
+        Tournament.objects.filter(pk=tournament.pk).update(**bumps)
     elif event is not None:
-        Tournament.objects.filter(event=event).update(results_version=F("results_version") + 1)
+        Tournament.objects.filter(event=event).update(**bumps)
 
 
 def log_write(
@@ -102,7 +135,7 @@ def log_write(
     if tournament is not None:
         event = event or tournament.event
     if action not in UNSEEN_ACTIONS:
-        results_bump(event=event, tournament=tournament)
+        results_bump(event=event, tournament=tournament, results=changes_results(action, table, correction))
     return LogEntry.objects.create(
         event=event,
         tournament=tournament,

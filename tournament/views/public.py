@@ -1,13 +1,14 @@
 """Pages for players and spectators: no login, phone-first, nothing private."""
 
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django_tables2 import RequestConfig
 
 from tournament import selectors
 from tournament.selectors.bracket_tree import bracket_tree
 from tournament.selectors.standings import tournament_standings
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
-from tournament.views.cache import public_page
+from tournament.views.cache import LIVE, public_page
 
 PLACINGS_ON_HOME = 8
 PROJECTOR_SECONDS = 15
@@ -51,13 +52,28 @@ def _standings_listing(request, tournament, link_teams=True):
     return listing
 
 
+def _standings_context(request, tournament, **extra):
+    """The public standings (``public/_standings.html``): the listing, and its rows linking to the teams."""
+    team_url = reverse("public:team", args=[tournament.slug, 1]).removesuffix("1/")
+    listing = _standings_listing(request, tournament)
+    return _tournament_context(tournament, standings=listing, rows=listing.public_rows(team_url), **extra)
+
+
 def _placings_listing(request, tournament, placings):
     listing = PlacingListing(placings, tournament=tournament)
     RequestConfig(request, paginate=False).configure(listing)
     return listing
 
 
-@public_page
+def _standings_parameters(request, tournament) -> str | None:
+    """The standings vary by their order only; a jump to a team (a redirect) and exports bypass the cache."""
+    if "team" in request.GET:
+        return None
+    order = request.GET.get("sort", "")
+    return f"sort={order}" if order in StandingsListing.orders() else ""
+
+
+@public_page(vary=_standings_parameters)
 def standings(request, tournament):
     """The standings, and the final placings once the playoff is decided; both export as CSV or XLSX
     (?_export=csv, with &listing=placings for the placings)."""
@@ -73,21 +89,21 @@ def standings(request, tournament):
         listing = _standings_listing(request, tournament, link_teams=False)
         return SafeExport(export_format, listing).response(f"{tournament.slug}-standings.{export_format}")
     current = selectors.round_current(tournament)
-    context = _tournament_context(
+    context = _standings_context(
+        request,
         tournament,
-        standings=_standings_listing(request, tournament),
         placings=_placings_listing(request, tournament, placings) if placings else None,
         live=selectors.round_is_live(current),
     )
     return render(request, "public/standings.html", context)
 
 
-@public_page
+@public_page(vary=_standings_parameters)
 def standings_fragment(request, tournament):
     return render(
         request,
         "public/_standings.html",
-        _tournament_context(tournament, standings=_standings_listing(request, tournament)),
+        _standings_context(request, tournament),
     )
 
 
@@ -103,17 +119,22 @@ def _draw_context(request, tournament):
     )
 
 
-@public_page
+def _draw_parameters(request, tournament) -> str | None:
+    """The tables page as it is, or a search (rendered each time: it shows only the tables found)."""
+    return None if request.GET.get("q", "").strip() else ""
+
+
+@public_page(LIVE, _draw_parameters)
 def draw(request, tournament):
     return render(request, "public/draw.html", _draw_context(request, tournament))
 
 
-@public_page
+@public_page(LIVE, _draw_parameters)
 def draw_fragment(request, tournament):
     return render(request, "public/_draw.html", _draw_context(request, tournament))
 
 
-@public_page
+@public_page(team_page=True)
 def team(request, tournament, number):
     team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
     context = _tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
@@ -125,7 +146,7 @@ def _seconds_per_page(request) -> int:
     return min(max(int(value), 4), 120) if value.isdigit() and len(value) < 4 else PROJECTOR_SECONDS
 
 
-@public_page
+@public_page(LIVE, lambda request, tournament: f"seconds={_seconds_per_page(request)}")
 def projector(request, tournament):
     """For a screen in the hall: the final placings, the standings, the round's tables and the playoff,
     each as pages of large lines that turn by themselves (?seconds=N per page)."""
@@ -160,11 +181,19 @@ def _bracket_context(request, tournament):
     )
 
 
-@public_page
+def _bracket_parameters(request, tournament) -> str | None:
+    """The bracket, or one team's path through it (a number that is no team of the tournament is not kept)."""
+    followed = _followed(request)
+    if followed is None:
+        return ""
+    return f"team={followed}" if tournament.teams.filter(number=followed).exists() else None
+
+
+@public_page(vary=_bracket_parameters)
 def bracket(request, tournament):
     return render(request, "public/bracket.html", _bracket_context(request, tournament))
 
 
-@public_page
+@public_page(vary=_bracket_parameters)
 def bracket_fragment(request, tournament):
     return render(request, "public/_bracket.html", _bracket_context(request, tournament))

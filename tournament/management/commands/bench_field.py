@@ -1,3 +1,4 @@
+import dataclasses
 import datetime
 import time
 
@@ -8,7 +9,7 @@ from django.utils import timezone
 from scoring import Seat
 from tournament.models import Hand, Round, Signature, Table, Tournament
 from tournament.services.draws import round_draw, round_publish
-from tournament.services.events import event_create, tournament_create
+from tournament.services.events import event_create, tournament_create, tournament_rules_set
 from tournament.services.recompute import table_recompute
 from tournament.services.teams import PlayerEntry
 from tournament.services.teams.register import register
@@ -38,14 +39,17 @@ def play_fast(table: Table, winner_first: bool) -> None:
 
 
 @transaction.atomic
-def field_build(*, teams: int, rounds: int, name: str) -> Tournament:
+def field_build(*, teams: int, rounds: int, name: str, hands: int | None = None) -> Tournament:
     """A tournament of ``teams`` checked-in teams with ``rounds`` published, played and signed rounds
-    (random first, then Swiss), and one more qualifying round left to draw."""
+    (random first, then Swiss), and one more qualifying round left to draw; ``hands`` a round, if given (the
+    played rounds hold four each)."""
     today = datetime.date.today()
     event = event_create(name=f"{name} {time.time_ns()}", starts_on=today, ends_on=today)
     tournament = tournament_create(event=event, name=name)
     Tournament.objects.filter(pk=tournament.pk).update(qualifying_rounds=rounds + 1)
     tournament.refresh_from_db()
+    if hands is not None:
+        tournament_rules_set(tournament=tournament, rules=dataclasses.replace(tournament.rules, hands_per_round=hands))
     for i in range(teams):
         city = CITIES[i % len(CITIES)]
         players = [PlayerEntry(f"{name} player {i}a", city), PlayerEntry(f"{name} player {i}b", city)]
@@ -65,10 +69,11 @@ class Command(BaseCommand):
         parser.add_argument("--teams", type=int, default=512)
         parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--name", default="Scale")
+        parser.add_argument("--hands", type=int, help="hands a round (the rules' default if not given)")
 
-    def handle(self, *args, teams, rounds, name, **options):
+    def handle(self, *args, teams, rounds, name, hands, **options):
         start = time.perf_counter()
-        tournament = field_build(teams=teams, rounds=rounds, name=name)
+        tournament = field_build(teams=teams, rounds=rounds, name=name, hands=hands)
         self.stdout.write(
             f"{tournament.slug}: {teams} teams, {rounds} signed rounds in {time.perf_counter() - start:.1f} s"
         )

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -17,37 +18,63 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournament.management.gunicorn import gunicorn_serving
 
-HANDS = 4
+HANDS = 20
 RESEND = 0.05
+TIMEOUT = 30
+WARM_UP = 15
+DEALERS = ["N", "E", "S", "W"]
+
+
+@dataclass
+class Phase:
+    name: str
+    spectators: int
+    saves: list = field(default_factory=list)
+    polls: list = field(default_factory=list)
+    hits: int = 0
+    renders: int = 0
+    stale: int = 0
+    timeouts: int = 0
+    errors: list = field(default_factory=list)
 
 
 class Command(BaseCommand):
     help = (
-        "Load benchmark (not a test): 256 tables enter their four hands at once through gunicorn (3 workers), "
-        "each phone with a think time between hands and now and then sending a hand twice (an answer lost on "
-        "the Wi-Fi). Prints p50/p95/p99, errors, and checks every hand is stored exactly once. On SQLite in a "
-        "temporary folder, or on PostgreSQL in a database made for the run and dropped after."
+        "Load benchmark (not a test): the tables of a round save a hand every --think seconds on average through "
+        "gunicorn as the venue runs it (gunicorn.conf.py), first alone (phase A), then while 200 and then 500 "
+        "spectators poll the standings every 15 s with If-None-Match (phases B). Prints the saves' p50/p95/p99 at "
+        "the phone per phase and B/A, the polls' latency, the cache's hit rate and timeouts, and checks that every "
+        "acknowledged save is stored exactly once with its values. On SQLite in a temporary folder, or on "
+        "PostgreSQL in a database made for the run and dropped after, with the cache given by --cache-url."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
         parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
-        parser.add_argument("--teams", type=int, default=512)
         parser.add_argument(
-            "--think",
+            "--cache-url", default="", help="CACHE_URL for the run (e.g. redis://127.0.0.1:6379/0); the database's"
+        )
+        parser.add_argument("--teams", type=int, default=512)
+        parser.add_argument("--think", type=float, default=10.0, help="mean seconds between a phone's hands")
+        parser.add_argument("--seconds", type=float, default=40.0, help="length of each phase")
+        parser.add_argument("--spectators", default="200,500", help="spectators of each phase B")
+        parser.add_argument("--poll", type=float, default=15.0, help="seconds between a spectator's polls")
+        parser.add_argument(
+            "--change",
             type=float,
-            default=8.0,
-            help="mean seconds between a phone's hands (a real hand takes minutes: 8 s is a busy room, 1 s a flood)",
+            default=10.0,
+            help="seconds between changes to the standings (as a sheet signed somewhere), each one rendered again",
         )
 
-    def handle(self, *args, database, postgres, teams, think, **options):
+    def handle(self, *args, database, postgres, cache_url, teams, think, seconds, spectators, poll, change, **options):
+        crowds = [int(n) for n in spectators.split(",") if n.strip()]
         with tempfile.TemporaryDirectory() as folder:
             if database == "sqlite":
                 url, drop = f"sqlite:///{Path(folder) / 'load.sqlite3'}", None
             else:
                 url, drop = self._postgres_database(postgres)
             try:
-                self._run(url, folder, teams, think, database)
+                self._run(url, folder, teams, think, seconds, crowds, poll, change, database, cache_url)
             finally:
                 if drop:
                     drop()
@@ -65,10 +92,11 @@ class Command(BaseCommand):
 
         return admin_url.rsplit("/", 1)[0] + f"/{name}", drop
 
-    def _run(self, url, folder, teams, think, database):
+    def _run(self, url, folder, teams, think, seconds, crowds, poll, change, database, cache_url):
         env = {
             **os.environ,
             "DATABASE_URL": url,
+            "CACHE_URL": cache_url,
             "DEBUG": "false",
             "SECURE_HTTPS": "false",
             "ALLOWED_HOSTS": "127.0.0.1",
@@ -84,95 +112,240 @@ class Command(BaseCommand):
 
         run("migrate", "-v0")
         run("collectstatic", "--noinput", "-v0")
-        run("bench_field", "--teams", str(teams), "--rounds", "0", "--name", "Load")
-        run("draw", "load", "--round", "1", "--method", "random", "--seed", "1", "--publish")
+        # A cache kept from an earlier run must not answer for this run's new database.
+        run("shell", "-c", "from django.core.cache import cache; cache.clear()")
+        run("bench_field", "--teams", str(teams), "--rounds", "3", "--name", "Load", "--hands", str(HANDS))
+        run("draw", "load", "--round", "4", "--method", "swiss", "--publish")
         secrets = json.loads(
             run(
                 "shell",
                 "-c",
                 "import json; from tournament.models import Table; print(json.dumps(list("
-                "Table.objects.filter(round__tournament__slug='load').values_list('secret', flat=True))))",
+                "Table.objects.filter(round__tournament__slug='load', round__number=4)"
+                ".values_list('secret', flat=True))))",
             )
         )
-        latencies, errors, sent = [], [], [0]
+        phases = [Phase("A", 0)] + [Phase(f"B{n}", n) for n in crowds]
+        acknowledged = {}
         lock = threading.Lock()
         with gunicorn_serving(env) as port:
+            clock = Clock(phases, seconds)
+            # The phases start once every phone has its sheet open (256 pages opened at once are no save).
+            ready = threading.Barrier(len(secrets), action=clock.begin)
             phones = [
-                threading.Thread(target=self._phone, args=(port, secret, think, latencies, errors, sent, lock))
+                threading.Thread(target=self._phone, args=(port, secret, think, clock, ready, acknowledged, lock))
                 for secret in secrets
             ]
-            start = time.perf_counter()
-            for phone in phones:
-                phone.start()
-            for phone in phones:
-                phone.join()
-            elapsed = time.perf_counter() - start
+            watchers = [
+                threading.Thread(target=self._spectator, args=(port, poll, clock, lock, index, len(phases)))
+                for index in range(max(crowds, default=0))
+            ]
+            changes = threading.Thread(target=self._standings_change, args=(url, change, clock))
+            for thread in [*phones, *watchers, changes]:
+                thread.start()
+            for thread in [*phones, *watchers, changes]:
+                thread.join()
         stored = json.loads(
             run(
                 "shell",
                 "-c",
-                "import json; from django.db.models import Count; from tournament.models import Hand; "
-                "hands = Hand.objects.filter(table__round__tournament__slug='load'); "
-                "per = list(hands.values('table').annotate(n=Count('pk')).values_list('n', flat=True)); "
-                "print(json.dumps({'hands': hands.count(), 'entries': hands.values('entry_id').distinct().count(), "
-                "'per_table': sorted(set(per))}))",
+                "import json; from tournament.models import Hand; print(json.dumps(list(Hand.objects.filter("
+                "table__round__tournament__slug='load', table__round__number=4).values_list("
+                "'entry_id', 'dealer', 'bidder', 'bid_level', 'bid_kind', 'books'))))",
             )
         )
-        expected = len(secrets) * HANDS
-        once = stored["hands"] == stored["entries"] == expected and stored["per_table"] == [HANDS]
-        cut = statistics.quantiles(latencies, n=100)
-        self.stdout.write(
-            f"{database}: {len(secrets)} tables x {HANDS} hands through gunicorn (3 workers) in {elapsed:.1f} s "
-            f"(think time {think:.0f} s on average); {sent[0]} saves sent ({sent[0] - expected} of them repeats), "
-            f"{sent[0] / elapsed:.0f} a second"
+        self._report(
+            database, cache_url, len(secrets), think, seconds, poll, change, clock.warm_up, phases, acknowledged, stored
         )
-        self.stdout.write(
-            f"  save latency p50 {statistics.median(latencies) * 1000:.0f} ms, p95 {cut[94] * 1000:.0f} ms, "
-            f"p99 {cut[98] * 1000:.0f} ms; errors: {len(errors)}{' ' + errors[0] if errors else ''}"
-        )
-        self.stdout.write(
-            f"  stored: {stored['hands']} hands, {stored['entries']} distinct entries, expected {expected}: "
-            f"{'every hand exactly once' if once else 'NOT exactly once'}"
-        )
-        if errors or not once:
-            raise CommandError("The load run lost, repeated or refused entries.")
 
-    def _phone(self, port, secret, think, latencies, errors, sent, lock) -> None:
-        """One table's phone: open the sheet, then enter four hands with a think time between them."""
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    def _report(self, database, cache_url, tables, think, seconds, poll, change, warm_up, phases, acknowledged, stored):
+        cache = "Redis" if cache_url.startswith("redis") else "the database"
+        self.stdout.write(
+            f"{database} ({cache} as the cache): {tables} tables saving a hand every {think:.0f} s on average, "
+            f"phases of {seconds:.0f} s, spectators polling the standings every {poll:.0f} s, the standings changing "
+            f"every {change:.0f} s; gunicorn.conf.py; after a {WARM_UP} s warm-up"
+        )
+        base = None
+        failures = []
+        if warm_up.timeouts or warm_up.errors:
+            failures.append(f"warm-up: {warm_up.timeouts} timeouts, errors {warm_up.errors[:2]}")
+        for phase in phases:
+            if len(phase.saves) < 20:
+                failures.append(f"phase {phase.name}: only {len(phase.saves)} saves")
+                continue
+            cut = statistics.quantiles(phase.saves, n=100)
+            p95 = cut[94]
+            base = base or p95
+            line = (
+                f"  {phase.name:>4} ({phase.spectators} spectators): {len(phase.saves)} saves, p50 "
+                f"{statistics.median(phase.saves) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, p99 {cut[98] * 1000:.0f} ms"
+            )
+            if phase.spectators:
+                ratio = p95 / base
+                polls = sorted(phase.polls)
+                line += (
+                    f"; p95 B/A {ratio:.2f}; {len(polls)} polls, p50 {statistics.median(polls) * 1000:.0f} ms, "
+                    f"p95 {statistics.quantiles(polls, n=100)[94] * 1000:.0f} ms, cache hits "
+                    f"{phase.hits / len(polls):.0%} ({phase.renders} renders, {phase.stale} served stale while "
+                    "one rendered)"
+                    if len(polls) >= 2
+                    else f"; p95 B/A {ratio:.2f}; no polls"
+                )
+                if ratio > 3:
+                    failures.append(f"phase {phase.name}: save p95 {ratio:.1f}x phase A's")
+            line += f"; timeouts {phase.timeouts}; errors {len(phase.errors)}"
+            self.stdout.write(line)
+            if phase.timeouts or phase.errors:
+                failures.append(f"phase {phase.name}: {phase.timeouts} timeouts, errors {phase.errors[:2]}")
+        rows = {}
+        for entry_id, *values in stored:
+            rows.setdefault(entry_id, []).append(values)
+        lost = [entry for entry in acknowledged if entry not in rows]
+        twice = [entry for entry, found in rows.items() if len(found) > 1]
+        changed = [entry for entry, values in acknowledged.items() if entry in rows and rows[entry][0] != values]
+        self.stdout.write(
+            f"  stored: {len(acknowledged)} saves acknowledged, {len(stored)} hands in the database; "
+            f"{len(lost)} lost, {len(twice)} stored twice, {len(changed)} with other values"
+        )
+        if lost or twice or changed:
+            failures.append(f"saves not stored exactly once: lost {lost[:3]}, twice {twice[:3]}, changed {changed[:3]}")
+        if failures:
+            raise CommandError("; ".join(failures))
+
+    def _phone(self, port, secret, think, clock, ready, acknowledged, lock) -> None:
+        """One table's phone: open the sheet, then enter a hand every ``think`` seconds on average until the
+        last phase ends, now and then sending one twice (an answer lost on the Wi-Fi)."""
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
         connection.request("GET", f"/table/{secret}/")
         page = connection.getresponse()
         html = page.read().decode()
+        connection.close()
         cookie = "; ".join(value.split(";")[0] for key, value in page.getheaders() if key.lower() == "set-cookie")
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
         version = int(re.search(r'name="[a-z-]*version" value="(\d+)"', html).group(1))
-        dealers = ["N", "E", "S", "W"]
+        headers = {
+            "Cookie": cookie,
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": f"http://127.0.0.1:{port}/",
+        }
+        ready.wait()
+        time.sleep(random.uniform(0, 2 * think))
         for number in range(HANDS):
-            time.sleep(random.uniform(0, 2 * think))
+            if clock.phase() is None:
+                return
+            dealer = DEALERS[number % 4]
             fields = {
                 "csrfmiddlewaretoken": token,
                 "hand-version": version,
-                "hand-dealer": dealers[number],
-                "hand-bidder": dealers[number],
+                "hand-dealer": dealer,
+                "hand-bidder": dealer,
                 "hand-bid": "3:high",
                 "hand-books": "9",
                 "entry_id": f"load-{secret}-{number}",
             }
             for _ in range(2 if random.random() < RESEND else 1):
+                phase = clock.phase()
                 start = time.perf_counter()
-                headers = {
-                    "Cookie": cookie,
-                    "Content-Type": "application/x-www-form-urlencoded",
-                    "Referer": f"http://127.0.0.1:{port}/",
-                }
-                connection.request("POST", f"/table/{secret}/hands/sync/", body=urlencode(fields), headers=headers)
-                response = connection.getresponse()
-                body = response.read()
+                try:
+                    connection.request("POST", f"/table/{secret}/hands/sync/", body=urlencode(fields), headers=headers)
+                    response = connection.getresponse()
+                    body = response.read()
+                except TimeoutError:
+                    with lock:
+                        (phase or clock.phases[-1]).timeouts += 1
+                    return
                 took = time.perf_counter() - start
                 with lock:
-                    sent[0] += 1
-                    latencies.append(took)
+                    if phase is not None:
+                        phase.saves.append(took)
                     if response.status != 200:
-                        errors.append(f"{response.status} {body[:120]!r}")
+                        (phase or clock.phases[-1]).errors.append(f"{response.status} {body[:120]!r}")
                         return
+                    acknowledged[fields["entry_id"]] = [dealer, dealer, 3, "high", 9]
                 version = json.loads(body)["version"]
+            # A phone idle for seconds finds its connection closed (gunicorn keeps one open 20 s): it opens anew.
+            connection.close()
+            time.sleep(random.uniform(0, 2 * think))
+
+    def _standings_change(self, url, every, clock) -> None:
+        """Every ``every`` seconds the standings change, as when a sheet is signed: the tournament's versions
+        move straight in the database (a signature through the site would add a save to phase B alone), so
+        each spectator's next poll finds a new version and one worker renders it."""
+        if url.startswith("sqlite:///"):
+            import sqlite3
+
+            connection = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=20, isolation_level=None)
+        else:
+            import psycopg
+
+            connection = psycopg.connect(url, autocommit=True)
+        clock.started.wait()
+        while True:
+            time.sleep(every)
+            if clock.phase() is None:
+                break
+            connection.execute(
+                "UPDATE tournament_tournament SET results_version = results_version + 1, "
+                "live_version = live_version + 1 WHERE slug = 'load'"
+            )
+        connection.close()
+
+    def _spectator(self, port, poll, clock, lock, index, phase_count) -> None:
+        """A spectator's phone on the standings: polls every ``poll`` seconds with the ETag it holds, in the
+        phases whose crowd counts it."""
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        etag = ""
+        clock.started.wait()
+        time.sleep(random.uniform(0, poll))
+        while (phase := clock.phase()) is not None:
+            if index < phase.spectators:
+                headers = {"Accept-Encoding": "gzip"}
+                if etag:
+                    headers["If-None-Match"] = etag
+                start = time.perf_counter()
+                try:
+                    connection.request("GET", "/t/load/standings/", headers=headers)
+                    response = connection.getresponse()
+                    response.read()
+                except TimeoutError:
+                    with lock:
+                        phase.timeouts += 1
+                    connection.close()
+                    continue
+                took = time.perf_counter() - start
+                with lock:
+                    phase.polls.append(took)
+                    status = response.getheader("Cache-Status") or ""
+                    if response.status == 304 or "hit" in status:
+                        phase.hits += 1
+                    phase.renders += "fwd=miss" in status
+                    phase.stale += "updating" in status
+                    if response.status not in (200, 304):
+                        phase.errors.append(f"poll {response.status}")
+                if response.status == 200:
+                    etag = response.getheader("ETag") or ""
+            connection.close()
+            time.sleep(poll * random.uniform(0.9, 1.1))
+
+
+class Clock:
+    """Which phase the run is in: a warm-up of ``WARM_UP`` seconds (every worker past its first requests; not
+    reported), then each phase for ``seconds``, then the run is over (None)."""
+
+    def __init__(self, phases, seconds):
+        self.warm_up = Phase("warm-up", 0)
+        self.phases = phases
+        self.seconds = seconds
+        self.start = 0.0
+        self.started = threading.Event()
+
+    def begin(self) -> None:
+        self.start = time.monotonic()
+        self.started.set()
+
+    def phase(self) -> Phase | None:
+        elapsed = time.monotonic() - self.start - WARM_UP
+        if elapsed < 0:
+            return self.warm_up
+        index = int(elapsed // self.seconds)
+        return self.phases[index] if index < len(self.phases) else None

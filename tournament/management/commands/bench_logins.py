@@ -19,7 +19,7 @@ ATTACKERS = 6
 
 class Command(BaseCommand):
     help = (
-        "Benchmark (not a test): the table page's median time through gunicorn (3 workers, SQLite) alone, then "
+        "Benchmark (not a test): the table page's median time through gunicorn (gunicorn.conf.py, SQLite) alone, then "
         f"while {ATTACKERS} clients, each from its own loopback address, loop guessing a staff password. "
         "Builds its own database in a temporary folder."
     )

@@ -42,7 +42,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--host", help="the address phones use (default: the laptop's address on the LAN)")
         parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes (default 3)")
+        parser.add_argument(
+            "--workers", type=int, help="gunicorn worker processes (default: gunicorn.conf.py's, two a core)"
+        )
         parser.add_argument(
             "--database",
             default=os.environ.get("VENUE_DATABASE") or str(DEFAULT_DATABASE),
@@ -57,7 +59,8 @@ class Command(BaseCommand):
             env = venue_environment(host=host, port=port, database_url=database_url(database))
             env[IN_VENUE] = f"{host}:{port}"
             again = [sys.executable, str(settings.BASE_DIR / "manage.py"), "venue", "--host", host]
-            again += ["--port", str(port), "--workers", str(workers), "--database", database, "--username", username]
+            again += ["--port", str(port), "--database", database, "--username", username]
+            again += ["--workers", str(workers)] if workers else []
             self.stdout.flush()
             os.execve(sys.executable, again, env)
         self.prepare(username)
