@@ -6,6 +6,7 @@ written.
 """
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -31,11 +32,11 @@ from tournament.models import (
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive import schema
-from tournament.services.archive.sheets import import_log, import_table, refuse, set_times
+from tournament.services.archive.sheets import import_log, import_table, refuse, set_times, set_times_bulk
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
-from tournament.services.teams.codes import unused_team_code
+from tournament.services.teams.codes import unused_team_codes
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 40
@@ -100,15 +101,24 @@ def _validated(data: Any) -> schema.Archive:
         raise ServiceError(f"{_where(first['loc'])}: {message}") from None
 
 
-def _team_code(entry: schema.TeamData, path: str, as_copy: bool) -> str:
-    """The archived code, or a new one for a copy or an archive that has none (version 1)."""
-    if as_copy or not entry.code:
-        return unused_team_code()
-    if len(entry.code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in entry.code):
-        refuse(f"{path}.code", f"{entry.code!r} is not a team code")
-    if Team.objects.filter(code=entry.code).exists():
-        refuse(f"{path}.code", "this team code is already used in this database")
-    return entry.code
+def _team_codes(entries: list[schema.TeamData], path: str, as_copy: bool, renewed: list[str]) -> list[str]:
+    """Each team's archived code, or a new one: for a copy, for an archive without codes (version 1), and
+    for a team whose code another team of this database holds already (said in ``renewed``)."""
+    kept: dict[str, str] = {}
+    for index, entry in enumerate(entries):
+        if as_copy or not entry.code:
+            continue
+        where = f"{path}.teams[{index}].code"
+        if len(entry.code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in entry.code):
+            refuse(where, f"{entry.code!r} is not a team code")
+        if entry.code in kept:
+            refuse(where, f"the same code as {kept[entry.code]}")
+        kept[entry.code] = f"{path}.teams[{index}]"
+    taken = set(Team.objects.filter(code__in=kept).values_list("code", flat=True)) if kept else set()
+    keeps = [entry.code in kept and entry.code not in taken for entry in entries]
+    fresh = iter(unused_team_codes(keeps.count(False), avoid=set(kept)) if not all(keeps) else [])
+    renewed += [f"team #{entry.number}" for entry in entries if entry.code in taken]
+    return [entry.code if keep else next(fresh) for entry, keep in zip(entries, keeps, strict=True)]
 
 
 def _user_lookup():
@@ -116,13 +126,27 @@ def _user_lookup():
     return lambda name: users.get(name) if name else None
 
 
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did beyond loading the file: the teams given a new code because another team of
+    this database held theirs (``"Main Event team #3"``)."""
+
+    event: Event
+    new_codes: list[str]
+
+
 def event_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None) -> Event:
     """Load an archive into a database that does not have its event; all or nothing.
 
-    ``as_copy`` loads a copy beside what the database holds: every table gets a new private link, and an
-    event or tournament whose address is taken gets a free one (the demo event, whose archive is public,
-    is loaded that way).
+    ``as_copy`` loads a copy beside what the database holds: every table gets a new private link, every
+    team a new code, and an event or tournament whose address is taken gets a free one (the demo event,
+    whose archive is public, is loaded that way).
     """
+    return archive_import(data=data, as_copy=as_copy, actor=actor).event
+
+
+def archive_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None) -> ImportReport:
+    """``event_import``, saying which teams were given a new code."""
     archive = _validated(data)
     try:
         return _load(archive, as_copy=as_copy, actor=actor)
@@ -133,7 +157,7 @@ def event_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None
 
 
 @transaction.atomic
-def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Event:
+def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> ImportReport:
     ev = archive.event
     slug = ev.slug
     if as_copy:
@@ -145,6 +169,7 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Eve
     event = Event.objects.create(name=ev.name, slug=slug, venue=ev.venue, starts_on=ev.starts_on, ends_on=ev.ends_on)
     set_times(Event, event.pk, created_at=ev.created_at)
     user_pk = _user_lookup()
+    renewed: list[str] = []
 
     players: dict[int, Player] = {}
     seen_names = {}
@@ -174,24 +199,25 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Eve
             if value in seen:
                 refuse(f"{path}.{key}", f"the same {key} as {seen[value]}")
             seen[value] = path
-        _import_tournament(event, entry, path, player, user_pk, as_copy)
+        _import_tournament(event, entry, path, player, user_pk, as_copy, renewed)
     event.refresh_from_db()
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.EVENT_IMPORTED,
-        summary=f"Event {event.name} imported from an archive (version {archive.version})",
-        event=event,
-    )
-    return event
+    summary = f"Event {event.name} imported from an archive (version {archive.version})"
+    if renewed:
+        summary += f"; new codes for {len(renewed)} teams whose code another team here holds"
+    log_write(actor=actor_of(actor), action=LogEntry.Action.EVENT_IMPORTED, summary=summary, event=event)
+    return ImportReport(event=event, new_codes=renewed)
 
 
-def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: str, player, as_copy) -> dict:
-    teams: dict[int, Team] = {}
+def _import_teams(tournament: Tournament, entries, path: str, player, as_copy, renewed: list[str]) -> dict:
+    """The tournament's teams and their members, in a fixed number of queries."""
     placed: dict[int, str] = {}
+    numbers: set[int] = set()
+    members_of = []
     for index, entry in enumerate(entries):
         team_path = f"{path}.teams[{index}]"
-        if entry.number in teams:
+        if entry.number in numbers:
             refuse(f"{team_path}.number", f"team number {entry.number} is used twice")
+        numbers.add(entry.number)
         members = [player(pid, f"{team_path}.players[{i}]") for i, pid in enumerate(entry.players)]
         if members[0].pk == members[1].pk:
             refuse(f"{team_path}.players", "a team is two different players")
@@ -199,7 +225,12 @@ def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: 
             if member.pk in placed:
                 refuse(f"{team_path}.players[{i}]", f"this player is already on {placed[member.pk]}")
             placed[member.pk] = team_path
-        team = Team.objects.create(
+        members_of.append(members)
+    clashing: list[str] = []
+    codes = _team_codes(entries, path, as_copy, clashing)
+    renewed += [f"{tournament.name} {team}" for team in clashing]
+    created = Team.objects.bulk_create(
+        Team(
             tournament=tournament,
             number=entry.number,
             name=entry.name,
@@ -208,18 +239,22 @@ def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: 
             side_pot=entry.side_pot,
             checked_in=entry.checked_in,
             withdrawn=entry.withdrawn,
-            code=_team_code(entry, team_path, as_copy),
+            code=code,
         )
-        set_times(Team, team.pk, created_at=entry.created_at)
-        TeamMember.objects.bulk_create(
-            TeamMember(tournament=tournament, team=team, player=member, position=position)
-            for position, member in enumerate(members, start=1)
-        )
-        teams[entry.number] = team
-    return teams
+        for entry, code in zip(entries, codes, strict=True)
+    )
+    set_times_bulk(Team, created, [entry.created_at for entry in entries])
+    TeamMember.objects.bulk_create(
+        TeamMember(tournament=tournament, team=team, player=member, position=position)
+        for team, members in zip(created, members_of, strict=True)
+        for position, member in enumerate(members, start=1)
+    )
+    return {team.number: team for team in created}
 
 
-def _import_tournament(event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy) -> None:
+def _import_tournament(
+    event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy, renewed: list[str]
+) -> None:
     slug = free_slug(Tournament, entry.slug) if as_copy else entry.slug
     if not as_copy and Tournament.objects.filter(slug=slug).exists():
         refuse(f"{path}.slug", f"a tournament {slug!r} is already in this database")
@@ -240,7 +275,7 @@ def _import_tournament(event: Event, entry: schema.TournamentData, path: str, pl
         sheet_mode=entry.sheet_mode,
     )
     set_times(Tournament, tournament.pk, created_at=entry.created_at)
-    teams = _import_teams(tournament, entry.teams, path, player, as_copy)
+    teams = _import_teams(tournament, entry.teams, path, player, as_copy, renewed)
 
     def team(number, where):
         if number not in teams:

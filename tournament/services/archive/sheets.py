@@ -31,6 +31,16 @@ def set_times(model, pk: int, **times) -> None:
         model.objects.filter(pk=pk).update(**present)
 
 
+def set_times_bulk(model, records: list, times: list, field: str = "created_at") -> None:
+    """``set_times`` for many records at once (one query), each given its archived time or none."""
+    kept = [record for record, time in zip(records, times, strict=True) if time is not None]
+    for record, time in zip(records, times, strict=True):
+        if time is not None:
+            setattr(record, field, time)
+    if kept:
+        model.objects.bulk_update(kept, [field])
+
+
 def import_log(
     items: list[schema.LogData], path: str, *, event: Event, tournament=None, teams=None, table=None
 ) -> None:
@@ -99,7 +109,25 @@ def _check_hand(entry: schema.HandData, path: str) -> None:
         refuse(f"{path}.direction", "only a no-trump bid names a direction")
 
 
+# A table's private link as the app makes it: 16 URL-safe characters, 96 random bits.
+SECRET_LENGTH = len(new_table_secret())
+SECRET_DISTINCT = 8
+
+
+def secret_check(secret: str, path: str) -> None:
+    """An archived private link must be as hard to guess as the ones the app makes: 16 characters of
+    the URL-safe alphabet, not a short or repetitive one typed by hand (which anyone could open)."""
+    if len(secret) < SECRET_LENGTH or len(set(secret)) < SECRET_DISTINCT:
+        refuse(
+            f"{path}.secret",
+            f"a table's private link is {SECRET_LENGTH} random characters (A-Z a-z 0-9 - _), as the app makes "
+            "them; this one is too easy to guess",
+        )
+
+
 def import_table(round_: Round, entry: schema.TableData, path: str, seat, player, user_pk, as_copy: bool) -> Table:
+    if not as_copy:
+        secret_check(entry.secret, path)
     secret = new_table_secret() if as_copy else entry.secret
     if not as_copy and Table.objects.filter(secret=secret).exists():
         refuse(f"{path}.secret", "this table's private link is already used in this database")

@@ -15,6 +15,15 @@ def unused_team_code() -> str:
     return code
 
 
+def unused_team_codes(count: int, *, avoid: set[str] = frozenset()) -> list[str]:
+    """``count`` different new codes that no team holds and ``avoid`` does not name, in a query or two."""
+    codes: set[str] = set()
+    while len(codes) < count:
+        wanted = {new_team_code() for _ in range(count - len(codes))} - avoid - codes
+        codes |= wanted - set(Team.objects.filter(code__in=wanted).values_list("code", flat=True))
+    return sorted(codes)
+
+
 @transaction.atomic
 def team_code_renew(*, team: Team, actor: Actor | None = None) -> Team:
     """Give the team a new code: the old one stops signing and stops opening the team's page."""
