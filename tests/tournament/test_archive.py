@@ -213,7 +213,7 @@ def test_an_archive_imported_into_its_own_database_gives_clashing_teams_new_code
 def test_the_same_event_imports_again_as_a_copy_from_the_command(full_event, tmp_path):
     path = tmp_path / "event.json"
     path.write_text(json.dumps(event_export(full_event)))
-    with pytest.raises(CommandError, match="already in this database .to load a copy of it beside, add --copy"):
+    with pytest.raises(CommandError, match=r"already in this database \(to load a copy of it beside, add --copy\)"):
         call_command("import_event", str(path), stdout=io.StringIO())
     out = io.StringIO()
     call_command("import_event", str(path), "--copy", stdout=out)
