@@ -103,7 +103,14 @@ def checked_number(tournament: Tournament, number: int | None, exclude: Team | N
 
 def player_found(tournament: Tournament, entry: PlayerEntry) -> Player | None:
     """The event's player of that name and city (letter case aside), with a newly given phone kept."""
-    player = Player.objects.filter(event=tournament.event, name__iexact=entry.name, city__iexact=entry.city).first()
+    # Compared as the unique constraint's index keeps them (lower case), so the lookup is one index probe
+    # however many players the event has: registration stays linear in the size of the field.
+    matching = (
+        Player.objects.alias(name_ci=Lower("name"), city_ci=Lower("city"))
+        .filter(event_id=tournament.event_id, name_ci=Lower(Value(entry.name)), city_ci=Lower(Value(entry.city)))
+        .order_by()
+    )
+    player = next(iter(matching), None)
     if player is not None and entry.phone and player.phone != entry.phone:
         player.phone = entry.phone
         player.save(update_fields=["phone"])
