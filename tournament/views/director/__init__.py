@@ -1,6 +1,6 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
-from tournament.views.director.access import lockout_remove, lockouts
+from tournament.views.director.access import code_pause_lift, code_pauses, lockout_remove, lockouts
 from tournament.views.director.events import (
     action_log,
     announcement_remove,
@@ -53,6 +53,8 @@ __all__ = [
     "announcements",
     "bracket_pdf",
     "checkin_slips",
+    "code_pause_lift",
+    "code_pauses",
     "dashboard",
     "desk",
     "desk_action",

@@ -1,12 +1,13 @@
-"""Locked staff logins, and unlocking them."""
+"""Locked staff logins and paused team codes, and lifting them."""
 
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from tournament.selectors.access import locked_logins
+from tournament.services import throttle
 from tournament.services.access import login_unlock
-from tournament.views.common import run_and_redirect
-from tournament.views.permissions import director_required
+from tournament.views.common import request_actor, run_and_redirect
+from tournament.views.permissions import director_required, scorekeeper_required
 
 
 @director_required
@@ -24,4 +25,24 @@ def lockout_remove(request):
         lambda: login_unlock(ip_address=ip_address, username=username),
         f"Unlocked {ip_address or username}: it may log in again.",
         "director:lockouts",
+    )
+
+
+@scorekeeper_required
+def code_pauses(request):
+    return render(request, "director/code_pauses.html", {"pauses": throttle.code_pauses()})
+
+
+@require_POST
+@scorekeeper_required
+def code_pause_lift(request):
+    try:
+        pause_id = int(request.POST.get("pause", ""))
+    except ValueError:
+        pause_id = 0
+    return run_and_redirect(
+        request,
+        lambda: throttle.code_pause_lift(pause_id=pause_id, actor=request_actor(request)),
+        lambda pause: f"Lifted: team codes from {pause.address} are accepted again ({pause.where}).",
+        "director:code_pauses",
     )
