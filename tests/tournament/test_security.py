@@ -242,6 +242,37 @@ def test_the_back_office_deletes_a_draft(superuser_client, tournament, make_team
     assert not Round.objects.filter(pk=draft.pk).exists()
 
 
+def test_the_back_office_changes_nothing_the_app_s_pages_manage(superuser_client, tournament, make_teams):
+    (team,) = make_teams(tournament, 1)
+    tournament.refresh_from_db()
+    version = tournament.results_version
+    change = reverse("admin:tournament_tournament_change", args=[tournament.pk])
+    page = superuser_client.get(change).content.decode()
+    for field in ("sheet_mode", "qualifying_rounds", "standings_order", "results_version"):
+        assert f'name="{field}"' not in page, field
+    superuser_client.post(change, {"sheet_mode": "double", "qualifying_rounds": 9, "results_version": 0})
+    team_change = reverse("admin:tournament_team_change", args=[team.pk])
+    assert 'name="number"' not in superuser_client.get(team_change).content.decode()
+    superuser_client.post(team_change, {"number": 77, "withdrawn": "on", "name": "Renamed"})
+    tournament.refresh_from_db()
+    team.refresh_from_db()
+    assert (tournament.sheet_mode, tournament.qualifying_rounds) != ("double", 9)
+    assert tournament.results_version == version and (team.number, team.withdrawn, team.name) == (1, False, "")
+    assert superuser_client.get(reverse("admin:tournament_team_add")).status_code == 403
+
+
+def test_a_deletion_in_the_back_office_is_logged_and_refreshes_the_pages(superuser_client, tournament, make_teams):
+    _, second = make_teams(tournament, 2)
+    tournament.refresh_from_db()
+    version = tournament.results_version
+    superuser_client.post(reverse("admin:tournament_team_delete", args=[second.pk]), {"post": "yes"})
+    assert not tournament.teams.filter(pk=second.pk).exists()
+    entry = tournament.log.order_by("-pk").first()
+    assert entry.actor == "staff" and entry.actor_name == "boss" and "deleted team #2" in entry.summary
+    tournament.refresh_from_db()
+    assert tournament.results_version > version
+
+
 # Exports that cannot attack a spreadsheet.
 
 
