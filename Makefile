@@ -44,6 +44,7 @@ bench: $(VENV)/.installed
 	$(PY) manage.py bench_scale
 	$(PY) manage.py bench_printing --tables 128
 	$(PY) manage.py bench_logins
+	$(PY) manage.py bench_bulk
 
 ## make bench-load: 256 tables entering four hands at once, on SQLite then PostgreSQL (DATABASE_URL's server)
 bench-load: $(VENV)/.installed

@@ -134,3 +134,24 @@ def test_finding_a_registered_player_is_an_index_probe_not_a_scan(event, big_fie
             cursor.execute("EXPLAIN QUERY PLAN " + lookup["sql"])
         plan = " ".join(str(part) for row in cursor.fetchall() for part in row)
     assert "player_unique_name_city_in_event" in plan and "Sort" not in plan and "ORDER BY" not in lookup["sql"], plan
+
+
+def test_importing_an_archive_costs_the_same_at_8_and_64_teams(db):
+    """Every sheet played (4 hands each, signed), two rounds: the import's queries do not grow with the
+    field; SQLite alone splits a bulk insert (and the kept times' updates) into batches of 999 values."""
+    import json
+
+    from tournament.management.commands.bench_field import field_build
+    from tournament.services.archive import event_import
+
+    counts = []
+    for size in (8, 64):
+        tournament = field_build(teams=size, rounds=2, name=f"Field {size}")
+        data = json.loads(json.dumps(event_export(tournament.event)))
+        tournament.event.delete()
+        counts.append(statements(lambda data=data: event_import(data=data)))
+    (others_small, inserts_small), (others_large, inserts_large) = counts
+    assert others_small == others_large, counts
+    if connection.vendor == "postgresql":
+        assert inserts_small == inserts_large, counts
+    assert inserts_large <= inserts_small + 12, f"32 tables, 128 hands, 64 signatures in a few inserts: {counts}"
