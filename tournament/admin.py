@@ -1,28 +1,21 @@
 """The back office: raw records for a director who needs them; the app's own pages do the work.
 
-Scored data (sheets, totals, locks, versions, signatures, the bracket, the log) is read-only here, and
-nothing that has been played can be deleted: a change here would bypass the services, the rescoring
-and the history.
+Everything here is read-only: the app's pages manage every field (an event's dates, a tournament's sheet
+mode, qualifying rounds and standings order, a team's number and withdrawal, players, rounds, sheets), and
+a change made here would bypass the services, their checks, the action log and the versions the cached
+pages follow (``results_version`` above all, which only ever goes up). The one change left is deleting
+a record nothing was played with (a mistaken draft, a team entered twice), one at a time: logged with
+the staff member who did it, and bumping the pages that showed it.
 """
+
+import logging
 
 from django.contrib import admin
 
 from tournament import models
+from tournament.services.log import Actor, log_write
 
-
-class GuardedAdmin(admin.ModelAdmin):
-    """Deletes one record at a time, and only one ``deletable`` allows (no bulk delete to bypass it)."""
-
-    def deletable(self, obj) -> bool:
-        return True
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)
-        return actions
-
-    def has_delete_permission(self, request, obj=None):
-        return super().has_delete_permission(request, obj) and (obj is None or self.deletable(obj))
+security_log = logging.getLogger("tournament.security")
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -38,13 +31,46 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class GuardedAdmin(ReadOnlyAdmin):
+    """Read-only; deletes one record at a time, only one ``deletable`` allows (no bulk delete to bypass
+    it), and logs it."""
+
+    def deletable(self, obj) -> bool:
+        return True
+
+    def logged_in(self, obj) -> dict:
+        """Where the deletion is logged: the records ``log_write`` takes (none: the server's log only)."""
+        return {}
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def has_delete_permission(self, request, obj=None):
+        return admin.ModelAdmin.has_delete_permission(self, request, obj) and (obj is None or self.deletable(obj))
+
+    def delete_model(self, request, obj):
+        where = self.logged_in(obj)
+        summary = f"Back office: {request.user.get_username()} deleted {obj._meta.verbose_name} {obj}"
+        super().delete_model(request, obj)
+        security_log.info(summary)
+        if where:
+            log_write(actor=Actor.staff(request.user), summary=summary, **where)
+
+
 class TeamMemberInline(admin.TabularInline):
     model = models.TeamMember
     extra = 0
-    raw_id_fields = ("player",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
     def has_delete_permission(self, request, obj=None):
-        return obj is None or not obj.seatings.exists()
+        return False
 
 
 @admin.register(models.Event)
@@ -61,10 +87,12 @@ class TournamentAdmin(GuardedAdmin):
     list_display = ("name", "event", "status", "qualifying_rounds")
     list_filter = ("status", "event")
     list_select_related = ("event",)
-    readonly_fields = ("event", "rules_data", "status", "playoff_third_place", "playoff_double", "playoff_published_at")
 
     def deletable(self, obj) -> bool:
         return not obj.rounds.exclude(status="draft").exists()
+
+    def logged_in(self, obj) -> dict:
+        return {"action": models.LogEntry.Action.EVENT_CHANGED, "event": obj.event}
 
 
 @admin.register(models.Player)
@@ -76,6 +104,9 @@ class PlayerAdmin(GuardedAdmin):
     def deletable(self, obj) -> bool:
         return not obj.memberships.exists()
 
+    def logged_in(self, obj) -> dict:
+        return {"action": models.LogEntry.Action.EVENT_CHANGED, "event": obj.event}
+
 
 @admin.register(models.Team)
 class TeamAdmin(GuardedAdmin):
@@ -83,10 +114,12 @@ class TeamAdmin(GuardedAdmin):
     list_filter = ("tournament", "checked_in", "withdrawn")
     inlines = [TeamMemberInline]
     list_select_related = ("tournament",)
-    readonly_fields = ("tournament",)
 
     def deletable(self, obj) -> bool:
         return not obj.seatings.exists() and not obj.playoff_seeds.exists()
+
+    def logged_in(self, obj) -> dict:
+        return {"action": models.LogEntry.Action.TEAM_CHANGED, "tournament": obj.tournament}
 
 
 @admin.register(models.Round)
@@ -94,16 +127,21 @@ class RoundAdmin(GuardedAdmin):
     list_display = ("tournament", "number", "kind", "status", "method", "seed")
     list_filter = ("status", "kind")
     list_select_related = ("tournament",)
-    readonly_fields = ("tournament", "number", "kind", "status", "method", "seed", "published_at")
 
     def deletable(self, obj) -> bool:
         return obj.status == models.Round.Status.DRAFT
 
+    def logged_in(self, obj) -> dict:
+        return {"action": models.LogEntry.Action.DRAW_DISCARDED, "tournament": obj.tournament}
+
 
 @admin.register(models.Table)
-class TableAdmin(ReadOnlyAdmin):
+class TableAdmin(GuardedAdmin):
     list_display = ("round", "number", "sitting_pair", "version", "ns_total", "ew_total", "locked_at")
     list_select_related = ("round__tournament",)
+
+    def logged_in(self, obj) -> dict:
+        return {"action": models.LogEntry.Action.DRAW_CHANGED, "tournament": obj.round.tournament}
 
     def has_delete_permission(self, request, obj=None):
         """A draft's tables go with the draft; nothing played is deleted."""

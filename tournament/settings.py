@@ -199,11 +199,13 @@ if env_bool("TRUST_X_FORWARDED_PROTO", False):
 # Behind a proxy, the client's address is the last one the proxy added to X-Forwarded-For.
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 
-# Logins: after 5 failures from one address, or for one account, logins from there or for it are refused
-# (without hashing a password) for 15 minutes; a director can unlock at once (Manage → Locked logins).
+# Logins: after 5 failures from one address (for one account or for several), logins from that address are
+# refused (without hashing a password) for 15 minutes; a director can unlock at once (Manage → Locked logins).
+# An account alone is never locked: a stranger's failures must not lock the real person out from their own
+# device. Guessing stays slow: 5 tries an address every 15 minutes.
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournament.security.locked_out"
 AXES_CLIENT_IP_CALLABLE = "tournament.security.client_ip"

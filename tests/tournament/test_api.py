@@ -133,3 +133,30 @@ def test_the_docs_are_served_without_a_cdn(client):
     assert client.get(static("ninja/swagger-ui-bundle.js")).status_code == 200
     schema = get(client, "/openapi.json")
     assert "/api/v1/tournaments/{slug}/standings" in schema["paths"]
+
+
+def test_nothing_of_a_seeded_but_unpublished_playoff_shows(client, qualified):  # noqa: F811
+    from tournament.services.playoffs import playoff_publish, playoff_seed
+
+    playoff_seed(tournament=qualified, teams=4, third_place=True)
+    slug = qualified.slug
+    bracket = get(client, f"/tournaments/{slug}/bracket")
+    assert bracket == {
+        "tournament": slug,
+        "published": False,
+        "double_elimination": False,
+        "third_place": False,
+        "seeds": [],
+        "matches": [],
+        "champion": None,
+    }
+    assert get(client, f"/tournaments/{slug}")["playoff"] == {
+        "seeded": False,
+        "published": False,
+        "third_place": False,
+        "double_elimination": False,
+    }
+    playoff_publish(tournament=qualified)
+    bracket = get(client, f"/tournaments/{slug}/bracket")
+    assert [seed["team"]["number"] for seed in bracket["seeds"]] == [1, 3, 5, 7] and bracket["third_place"]
+    assert get(client, f"/tournaments/{slug}")["playoff"]["seeded"] is True

@@ -129,7 +129,7 @@ def test_export_and_import_commands(full_event, tmp_path):
     full_event.delete()
     out = io.StringIO()
     call_command("import_event", str(path), stdout=out)
-    assert "Imported Spring Classic (2 tournaments)" in out.getvalue()
+    assert "Imported Spring Classic (2 tournaments) as /spring-classic/." in out.getvalue()
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     with pytest.raises(CommandError, match="not JSON: line 1"):
@@ -187,3 +187,51 @@ def test_a_copy_takes_free_addresses_and_new_links(full_event):
     assert copy.tournaments.get(name="Main Event").slug != "main-event"
     secrets = set(Table.objects.filter(round__tournament__event=full_event).values_list("secret", flat=True))
     assert not secrets & set(Table.objects.filter(round__tournament__event=copy).values_list("secret", flat=True))
+
+
+def test_an_archive_imported_into_its_own_database_gives_clashing_teams_new_codes(full_event, tmp_path):
+    data = event_export(full_event)
+    data["event"]["slug"] = "spring-classic-again"
+    for index, tournament in enumerate(data["tournaments"]):
+        tournament["slug"] = f"again-{index}"
+        for round_ in tournament["rounds"]:
+            for table in round_["tables"]:
+                table["secret"] = f"again-{table['secret']}"[:32]
+    path = tmp_path / "again.json"
+    path.write_text(json.dumps(data))
+    out = io.StringIO()
+    call_command("import_event", str(path), stdout=out)
+    assert "6 teams had a code another team of this database holds" in out.getvalue()
+    assert "Main Event team #1" in out.getvalue() and "Kitty side game team #1" in out.getvalue()
+    again = Event.objects.get(slug="spring-classic-again")
+    old_codes = set(full_event.tournaments.values_list("teams__code", flat=True))
+    new_codes = set(again.tournaments.values_list("teams__code", flat=True))
+    assert len(new_codes) == 6 and not old_codes & new_codes
+    assert again.log.filter(action="event_imported", summary__contains="new codes for 6 teams").exists()
+
+
+def test_the_same_event_imports_again_as_a_copy_from_the_command(full_event, tmp_path):
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(event_export(full_event)))
+    with pytest.raises(CommandError, match=r"already in this database \(to load a copy of it beside, add --copy\)"):
+        call_command("import_event", str(path), stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("import_event", str(path), "--copy", stdout=out)
+    assert Event.objects.count() == 2 and "Imported Spring Classic (2 tournaments) as /" in out.getvalue()
+
+
+def test_two_teams_of_one_archive_with_the_same_code_are_refused(full_event):
+    data = event_export(full_event)
+    full_event.delete()
+    teams = data["tournaments"][0]["teams"]
+    teams[2]["code"] = teams[0]["code"]
+    assert problem(data) == "tournaments[0].teams[2].code: the same code as tournaments[0].teams[0]"
+
+
+@pytest.mark.parametrize("secret", ["x", "abcdefghijklmno", "abababababababababab"])
+def test_an_easily_guessed_table_link_is_refused_with_its_place(full_event, secret):
+    data = event_export(full_event)
+    full_event.delete()
+    data["tournaments"][0]["rounds"][0]["tables"][1]["secret"] = secret
+    assert problem(data).startswith("tournaments[0].rounds[0].tables[1].secret: a table's private link is 16 random")
+    assert not Event.objects.exists()

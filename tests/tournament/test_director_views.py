@@ -59,6 +59,7 @@ def staff_urls(tournament, round_):
     """Pages for tournament scorekeepers as well as directors."""
     return [
         ("get", reverse("director:dashboard")),
+        ("get", reverse("director:code_pauses")),
         ("get", reverse("director:round_live", args=[tournament.slug, round_.number])),
         ("get", reverse("director:round_live_fragment", args=[tournament.slug, round_.number])),
         ("get", reverse("director:round_sheets_pdf", args=[tournament.slug, round_.number])),

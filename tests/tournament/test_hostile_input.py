@@ -105,6 +105,7 @@ def director_forms(tournament):
         "playoffs_seed": (reverse("director:playoffs_seed", args=[slug]), {"teams": "4", "third_place": "on"}),
         "playoffs_swap": (reverse("director:playoffs_swap", args=[slug]), {"seed_a": "1", "seed_b": "2"}),
         "lockout_remove": (reverse("director:lockout_remove"), {"ip_address": "10.0.0.1", "username": "x"}),
+        "code_pause_lift": (reverse("director:code_pause_lift"), {"pause": "1"}),
         "team_code_new": (reverse("director:team_code_new", args=[slug, team.number]), {"unused": "x"}),
     }
 
@@ -222,6 +223,7 @@ DIRECTOR_FORMS = [
     "playoffs_seed",
     "playoffs_swap",
     "lockout_remove",
+    "code_pause_lift",
     "team_code_new",
 ]
 TABLE_FORMS = [

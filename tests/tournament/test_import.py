@@ -129,3 +129,18 @@ def test_the_sample_file_of_refusals_reports_each_line(tournament):
         11: "The line has more values than the header has columns.",
     }
     assert tournament.teams.count() == 16, "nothing of the refused file is registered"
+
+
+def test_a_column_named_twice_is_refused(tournament):
+    assert problems_of(tournament, "player1,player2,Player1\nAnn,Bo,Cy\n") == [
+        (1, "Column(s) named twice: player1: which one holds the value?")
+    ]
+    assert not tournament.teams.exists()
+
+
+@pytest.mark.parametrize("hidden", ["\u202e", "\u202d", "\u2067", "\x07"])
+def test_names_that_hide_or_reverse_text_are_refused(tournament, hidden):
+    problems = problems_of(tournament, f"player1,player2,team_name\nAnn,Bo{hidden}b,Aces\nCy,Dee,{hidden}Kings\n")
+    assert [line for line, _ in problems] == [2, 3]
+    assert all("character" in problem for _, problem in problems)
+    assert not tournament.teams.exists()

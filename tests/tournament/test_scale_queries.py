@@ -99,3 +99,59 @@ def test_saving_a_hand_costs_the_same_at_8_and_512_teams(client, event, big_fiel
             counts.append(queries(lambda data=data, address=address: client.post(address, data)))
         assert table.hands.count() == 2
     assert counts[:2] == counts[2:] and max(counts) <= SAVE_QUERIES, counts
+
+
+def test_registering_a_team_costs_the_same_at_8_and_512_teams(event, big_field):
+    """Team by team through the services: the same queries for the 9th team and the 513th."""
+    from tournament.services.teams import PlayerEntry, team_register
+
+    counts = []
+    for size, tournament in fields(event, big_field, (8, 512)):
+        players = [PlayerEntry(f"Late {size}a", "Gary"), PlayerEntry(f"Late {size}b", "Gary", "555-0100")]
+        counts.append(queries(lambda t=tournament, p=players: team_register(tournament=t, players=p)))
+    assert counts[0] == counts[1]
+
+
+def test_finding_a_registered_player_is_an_index_probe_not_a_scan(event, big_field):
+    """The lookup of a typed player (letter case aside) uses the index of the event's unique names, so a
+    registration in a field of 2,048 teams does not read the whole field (as a case-blind LIKE would), nor
+    sort what it found."""
+    from tests.conftest import CITIES
+    from tournament.models import Player
+    from tournament.services.teams.entries import PlayerEntry, player_found
+
+    tournament = tournament_create(event=event, name="Open")
+    big_field(tournament, 512)
+    with CaptureQueriesContext(connection) as captured:
+        found = player_found(tournament, PlayerEntry(f"{tournament.slug.upper()} 3A", CITIES[3].upper()))
+    assert found == Player.objects.get(event=event, name=f"{tournament.slug} 3a")
+    (lookup,) = captured.captured_queries
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("ANALYZE tournament_player")
+            cursor.execute("EXPLAIN " + lookup["sql"])
+        else:
+            cursor.execute("EXPLAIN QUERY PLAN " + lookup["sql"])
+        plan = " ".join(str(part) for row in cursor.fetchall() for part in row)
+    assert "player_unique_name_city_in_event" in plan and "Sort" not in plan and "ORDER BY" not in lookup["sql"], plan
+
+
+def test_importing_an_archive_costs_the_same_at_8_and_64_teams(db):
+    """Every sheet played (4 hands each, signed), two rounds: the import's queries do not grow with the
+    field; SQLite alone splits a bulk insert (and the kept times' updates) into batches of 999 values."""
+    import json
+
+    from tournament.management.commands.bench_field import field_build
+    from tournament.services.archive import event_import
+
+    counts = []
+    for size in (8, 64):
+        tournament = field_build(teams=size, rounds=2, name=f"Field {size}")
+        data = json.loads(json.dumps(event_export(tournament.event)))
+        tournament.event.delete()
+        counts.append(statements(lambda data=data: event_import(data=data)))
+    (others_small, inserts_small), (others_large, inserts_large) = counts
+    assert others_small == others_large, counts
+    if connection.vendor == "postgresql":
+        assert inserts_small == inserts_large, counts
+    assert inserts_large <= inserts_small + 12, f"32 tables, 128 hands, 64 signatures in a few inserts: {counts}"

@@ -1,17 +1,22 @@
 """Each team vouches for its own sheet: team codes, signing with them, opponents accepting, blind double entry."""
 
+import datetime
 import re
+from unittest import mock
 
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Tournament
-from tournament.models.events import CODE_ALPHABET
-from tournament.services import sheets
+from tournament.models import LogEntry, Throttle, Tournament
+from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
+from tournament.services import sheets, throttle
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.log import Actor
 from tournament.services.sheets import HandEntry, Submitted, WrongCode
-from tournament.services.teams import team_code_renew, team_desk_update
+from tournament.services.teams import team_code_open, team_code_renew, team_desk_update
+from tournament.services.throttle import WRONG_CODES_ALLOWED
 
 
 def team(table, pair):
@@ -101,15 +106,100 @@ def test_staff_sign_for_a_team_without_its_code(two_tables, sheet, scorekeeper):
     assert "as staff" in table.changes.get(action=LogEntry.Action.SIGNED).summary
 
 
-def test_wrong_codes_at_a_table_are_paused(two_tables, sheet):
+def test_wrong_codes_at_a_table_pause_the_address_that_typed_them_not_the_teams(two_tables, sheet):
     table, _ = two_tables
     sheet.full_round(table)
-    for _ in range(5):
+    stranger = Actor.table_link("phone 0badf0 (X11)", "203.0.113.9")
+    for _ in range(WRONG_CODES_ALLOWED):
         with pytest.raises(WrongCode):
-            sign(sheet, table, "NS", "AAAAAA")
-    with pytest.raises(ServiceError, match="Too many wrong team codes here"):
-        sign(sheet, table, "NS", team(table, "NS").code)
+            sign(sheet, table, "NS", "AAAAAA", actor=stranger)
+    with pytest.raises(ServiceError, match="Too many wrong team codes from this phone"):
+        sign(sheet, table, "NS", team(table, "NS").code, actor=stranger)
     assert not table.signatures.exists()
+    own_phone = Actor.table_link("phone 1c2d3e (iPhone)", "10.0.0.21")
+    assert sign(sheet, table, "NS", team(table, "NS").code, actor=own_phone).pair == "NS", "at once"
+    ew = team(table, "EW")
+    assert sign(sheet, table, "EW", ew.code, actor=Actor.team(ew, "phone 4e5f6a")).pair == "EW"
+
+
+def test_a_pause_at_one_table_binds_that_table_only(two_tables, sheet):
+    table, other = two_tables
+    sheet.full_round(table)
+    sheet.full_round(other)
+    stranger = Actor.table_link("", "203.0.113.9")
+    for _ in range(WRONG_CODES_ALLOWED):
+        with pytest.raises(WrongCode):
+            sign(sheet, table, "NS", "AAAAAA", actor=stranger)
+    assert sign(sheet, other, "NS", team(other, "NS").code, actor=stranger).pair == "NS"
+
+
+def test_a_right_code_never_refills_the_budget(db, make_teams, tournament):
+    (known,) = make_teams(tournament, 1)
+    for _ in range(WRONG_CODES_ALLOWED - 1):
+        with pytest.raises(ServiceError, match="That is not a team code"):
+            team_code_open(code="AAAAAA", address="198.51.100.7")
+        assert team_code_open(code=known.code, address="198.51.100.7") == known
+    with pytest.raises(ServiceError, match="That is not a team code"):
+        team_code_open(code="AAAAAA", address="198.51.100.7")
+    with pytest.raises(ServiceError, match="Too many wrong team codes"):
+        team_code_open(code=known.code, address="198.51.100.7")
+    assert team_code_open(code=known.code, address="198.51.100.8") == known, "another address is not paused"
+
+
+def test_an_ipv6_phone_cannot_hop_addresses_within_its_network(db):
+    for host in range(WRONG_CODES_ALLOWED):
+        with pytest.raises(ServiceError, match="That is not a team code"):
+            team_code_open(code="AAAAAA", address=f"2001:db8:1:2::{host + 1}")
+    with pytest.raises(ServiceError, match="Too many wrong team codes"):
+        team_code_open(code="AAAAAA", address="2001:db8:1:2:ffff::9")
+
+
+def _guesses_in(days: int, guess) -> int:
+    """Guess as fast as the app answers (one a second) on a simulated clock for ``days``; when refused,
+    wait for the pause to end. The number of guesses the app checked against the codes."""
+    start = timezone.now()
+    clock = [start]
+    checked = 0
+    with mock.patch("django.utils.timezone.now", lambda: clock[0]):
+        while clock[0] < start + datetime.timedelta(days=days):
+            try:
+                guess()
+            except WrongCode:
+                checked += 1
+            except ServiceError as error:
+                if "Too many" not in error.message:
+                    checked += 1
+                    clock[0] += datetime.timedelta(seconds=1)
+                    continue
+                paused = Throttle.objects.filter(blocked_until__gt=clock[0]).order_by("blocked_until").first()
+                clock[0] = paused.blocked_until + datetime.timedelta(seconds=1)
+                continue
+            clock[0] += datetime.timedelta(seconds=1)
+    return checked
+
+
+def test_guessing_any_code_of_a_512_team_event_takes_longer_than_1000_events(two_tables, sheet):
+    """The budgets driven for 30 simulated days, then docs/scorekeeping.md's arithmetic: an event is 72
+    hours; a guess on /my/ hits any of 512 codes; at a table, one of its two."""
+    codes = len(CODE_ALPHABET) ** CODE_LENGTH
+    event_hours, days = 72, 30
+    per_event = {}
+    per_event["my"] = _guesses_in(days, lambda: team_code_open(code="AAAAAA", address="203.0.113.9"))
+    table, _ = two_tables
+    sheet.full_round(table)
+    stranger = Actor.table_link("", "203.0.113.9")
+    per_event["table"] = _guesses_in(days, lambda: sign(sheet, table, "NS", "AAAAAA", actor=stranger))
+    per_event = {where: count * event_hours / (days * 24) for where, count in per_event.items()}
+    assert per_event["my"] <= WRONG_CODES_ALLOWED + 1 and per_event["table"] <= WRONG_CODES_ALLOWED + 1
+    events = {
+        "one address on /my/": (codes / 512) / per_event["my"],
+        "50 addresses on /my/": (codes / 512) / (50 * per_event["my"]),
+        "50 addresses at every table": (codes / 2) / (50 * 256 * per_event["table"]),
+    }
+    assert all(count > 1000 for count in events.values()), events
+    documented = (settings.BASE_DIR / "docs" / "scorekeeping.md").read_text()
+    budget = (codes / 512) / (50 * WRONG_CODES_ALLOWED)
+    assert f"| 250 | 512 / 23⁶ | 289,133 | {budget:,.0f} events |" in documented
 
 
 # Opponents accept each hand.
@@ -232,3 +322,40 @@ def test_a_double_entry_is_refused_beside_its_field_before_the_other_team_enters
     assert refused.value.field == "dealer"
     with pytest.raises(WrongCode):
         sheets.hand_submit(table=table, version=sheet.version(table), pair="NS", code=team(table, "EW").code)
+
+
+def test_staff_see_the_pauses_and_lift_one_which_is_logged(client, two_tables, sheet, scorekeeper):
+    from django.urls import reverse
+
+    table, _ = two_tables
+    sheet.full_round(table)
+    stranger = Actor.table_link("", "203.0.113.9")
+    for _ in range(WRONG_CODES_ALLOWED):
+        with pytest.raises(WrongCode):
+            sign(sheet, table, "NS", "AAAAAA", actor=stranger)
+        with pytest.raises(ServiceError):
+            team_code_open(code="AAAAAA", address="198.51.100.7")
+    pages = reverse("director:code_pauses")
+    assert client.get(pages).status_code == 302, "not to the public"
+    client.force_login(scorekeeper)
+    page = client.get(pages).content.decode()
+    assert f"round 1, table {table.number}" in page and "203.0.113.9" in page
+    assert "198.51.100.7" in page and "opening team pages" in page
+    (table_pause,) = [pause for pause in throttle.code_pauses() if pause.table is not None]
+    lifted_page = client.post(reverse("director:code_pause_lift"), {"pause": table_pause.pk}, follow=True)
+    assert "Lifted: team codes from 203.0.113.9 are accepted again" in lifted_page.content.decode()
+    assert [pause.address for pause in throttle.code_pauses()] == ["198.51.100.7"]
+    assert sign(sheet, table, "NS", team(table, "NS").code, actor=stranger).pair == "NS"
+    lifted = table.changes.get(action=LogEntry.Action.CODE_PAUSE_LIFTED)
+    assert lifted.actor_name == scorekeeper.username and "203.0.113.9" in lifted.summary
+
+
+def test_the_table_link_cannot_lift_a_pause(two_tables, sheet):
+    table, _ = two_tables
+    sheet.full_round(table)
+    for _ in range(WRONG_CODES_ALLOWED):
+        with pytest.raises(WrongCode):
+            sign(sheet, table, "NS", "AAAAAA", actor=Actor.table_link("", "203.0.113.9"))
+    (pause,) = throttle.code_pauses()
+    with pytest.raises(ServiceError, match="Only the tournament director or scorekeeper"):
+        throttle.code_pause_lift(pause_id=pause.pk, actor=Actor.table_link("", "203.0.113.9"))

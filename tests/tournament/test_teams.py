@@ -99,3 +99,13 @@ def test_the_desk_switches(tournament):
     team_desk_update(team=team, withdrawn=False)
     team.refresh_from_db()
     assert not team.withdrawn
+
+
+def test_a_name_with_a_right_to_left_override_is_refused_beside_its_field(tournament):
+    from tournament.errors import ServiceError
+
+    with pytest.raises(ServiceError) as refused:
+        team_register(tournament=tournament, players=[PlayerEntry("Ann"), PlayerEntry("\u202enhoJ")])
+    assert refused.value.field == "player2_name" and "reverses or hides text" in refused.value.message
+    registered = team_register(tournament=tournament, players=[PlayerEntry("عائشة"), PlayerEntry("Zoë\tBrown")])
+    assert registered.player_names == "عائشة & Zoë Brown", "right-to-left scripts and spacing stay welcome"

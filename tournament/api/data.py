@@ -49,6 +49,18 @@ def event_out(event: Event) -> schemas.EventOut:
     )
 
 
+def _playoff_options(tournament: Tournament) -> schemas.PlayoffOptions:
+    """A draft playoff (seeded, not published) is the director's: nothing of it shows until it is published."""
+    if tournament.playoff_published_at is None:
+        return schemas.PlayoffOptions(seeded=False, published=False, third_place=False, double_elimination=False)
+    return schemas.PlayoffOptions(
+        seeded=True,
+        published=True,
+        third_place=tournament.playoff_third_place,
+        double_elimination=tournament.playoff_double,
+    )
+
+
 def tournament_out(tournament: Tournament) -> schemas.TournamentOut:
     return schemas.TournamentOut(
         slug=tournament.slug,
@@ -58,12 +70,7 @@ def tournament_out(tournament: Tournament) -> schemas.TournamentOut:
         qualifying_rounds=tournament.qualifying_rounds,
         standings_order=list(tournament.criteria),
         rules=tournament.rules.to_dict(),
-        playoff=schemas.PlayoffOptions(
-            seeded=tournament.playoff_seeds.exists(),
-            published=tournament.playoff_published_at is not None,
-            third_place=tournament.playoff_third_place,
-            double_elimination=tournament.playoff_double,
-        ),
+        playoff=_playoff_options(tournament),
         teams=tournament.teams.count(),
     )
 
@@ -231,6 +238,16 @@ def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
 
 
 def bracket(tournament: Tournament) -> schemas.BracketOut:
+    if tournament.playoff_published_at is None:
+        return schemas.BracketOut(
+            tournament=tournament.slug,
+            published=False,
+            double_elimination=False,
+            third_place=False,
+            seeds=[],
+            matches=[],
+            champion=None,
+        )
     matches = [match for column in selectors.playoff_bracket(tournament) for match in column.matches]
     return schemas.BracketOut(
         tournament=tournament.slug,

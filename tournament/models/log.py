@@ -54,6 +54,7 @@ class LogEntry(models.Model):
         CODE_ISSUED = "code_issued", "Team code issued"
         WRONG_CODE = "wrong_code", "Wrong team code"
         REMOVAL_UNDONE = "removal_undone", "Removal undone"
+        CODE_PAUSE_LIFTED = "code_pause_lifted", "Team-code pause lifted"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

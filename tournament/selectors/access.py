@@ -1,32 +1,36 @@
-"""Which addresses and accounts are locked out of the staff login now."""
+"""Which addresses are locked out of the staff login now, and which accounts were tried from each."""
 
 from dataclasses import dataclass
 
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.db.models import Max, Q, Sum
 from django.utils import timezone
 
 
 @dataclass(frozen=True)
 class Lockout:
-    kind: str
-    value: str
+    address: str
     failures: int
     last_try: object
+    accounts: tuple[str, ...]
 
 
 def locked_logins() -> list[Lockout]:
-    """Addresses and usernames with enough recent failures to be refused, most recent first."""
-    recent = AccessAttempt.objects.filter(attempt_time__gte=timezone.now() - settings.AXES_COOLOFF_TIME)
-    locked = []
-    named = {"ip_address": Q(ip_address__isnull=False), "username": Q(username__isnull=False) & ~Q(username="")}
-    for kind, field in (("address", "ip_address"), ("account", "username")):
-        rows = (
-            recent.filter(named[field])
-            .values(field)
-            .annotate(failures=Sum("failures_since_start"), last_try=Max("attempt_time"))
-            .filter(failures__gte=settings.AXES_FAILURE_LIMIT)
-        )
-        locked += [Lockout(kind, row[field], row["failures"], row["last_try"]) for row in rows]
+    """Addresses with enough recent failures to be refused (for every account), most recent first."""
+    recent = AccessAttempt.objects.filter(
+        attempt_time__gte=timezone.now() - settings.AXES_COOLOFF_TIME, ip_address__isnull=False
+    ).values_list("ip_address", "username", "failures_since_start", "attempt_time")
+    failures: dict[str, int] = {}
+    last_try: dict[str, object] = {}
+    accounts: dict[str, set[str]] = {}
+    for address, username, count, attempt_time in recent:
+        failures[address] = failures.get(address, 0) + count
+        last_try[address] = max(last_try.get(address, attempt_time), attempt_time)
+        if username:
+            accounts.setdefault(address, set()).add(username)
+    locked = [
+        Lockout(address, count, last_try[address], tuple(sorted(accounts.get(address, ()))))
+        for address, count in failures.items()
+        if count >= settings.AXES_FAILURE_LIMIT
+    ]
     return sorted(locked, key=lambda lockout: lockout.last_try, reverse=True)

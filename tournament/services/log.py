@@ -17,6 +17,7 @@ class Actor:
     name: str = ""
     device: str = ""
     team_id: int | None = None
+    address: str = ""
 
     @classmethod
     def staff(cls, user) -> "Actor":
@@ -27,8 +28,10 @@ class Actor:
         return cls(LogEntry.Actor.COMMAND, None, name)
 
     @classmethod
-    def table_link(cls, device: str = "") -> "Actor":
-        return cls(LogEntry.Actor.TABLE, None, "", device)
+    def table_link(cls, device: str = "", address: str = "") -> "Actor":
+        """The table's private link on a phone: its device mark (for the log) and its network address
+        (whom a pause on wrong team codes binds)."""
+        return cls(LogEntry.Actor.TABLE, None, "", device, address=address)
 
     @classmethod
     def team(cls, team, device: str = "") -> "Actor":
@@ -66,7 +69,7 @@ def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) 
     return default
 
 
-UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED}
+UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED, LogEntry.Action.CODE_PAUSE_LIFTED}
 
 
 # What a table's sheet records before both teams sign it: the tables page and the table's teams show it, the

@@ -19,8 +19,12 @@ class Sheet:
     penalties: dict[int, list[Penalty]] = field(default_factory=dict)
     rulings: list[Penalty] = field(default_factory=list)
 
+    def penalties_of(self, hand: Hand) -> list[Penalty]:
+        """A hand's penalties, by the hand's pk (or by the hand itself while it is not stored: an import)."""
+        return self.penalties.get(hand.pk if hand.pk is not None else id(hand), [])
+
     def all_penalties(self) -> list[Penalty]:
-        return [p for hand in self.hands for p in self.penalties.get(hand.pk, [])] + self.rulings
+        return [p for hand in self.hands for p in self.penalties_of(hand)] + self.rulings
 
 
 def sheet_load(table: Table) -> Sheet:
@@ -47,7 +51,7 @@ def sheet_score(
     try:
         deals = []
         for hand in sheet.hands:
-            penalties = tuple(p.to_engine() for p in sheet.penalties.get(hand.pk, []))
+            penalties = tuple(p.to_engine() for p in sheet.penalties_of(hand))
             if replace is not None and replace.pk == hand.pk:
                 kept = tuple(p for p in penalties if p.kind is not scoring.PenaltyKind.DEAL_OUT_OF_TURN)
                 deals.append(replace.to_engine(kept + tuple(extra_penalties)))
@@ -81,23 +85,20 @@ PENALTY_RESULTS = ["warning", "ns_points", "ew_points"]
 TABLE_RESULTS = ["ns_total", "ew_total", "hands_played", "complete", "next_dealer", "next_hand_number"]
 
 
-def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[str]]:
-    """Rescore a table from its stored entries and store the results.
-
-    Returns what differed from the stored values, by record, so a rebuild can report it.
-    Raises ServiceError (and the caller's transaction rolls back) if the rules refuse the sheet.
-    ``results_to`` are the caller's own copies of records of this sheet (a hand it just saved): they take
-    their new results too, so the caller need not read them again.
-    """
-    sheet = sheet_load(table)
-    result = sheet_score(sheet)
+def sheet_results(
+    sheet: Sheet, result: scoring.RoundScore, *, explain: bool = True
+) -> tuple[dict[str, list[str]], dict[int, object]]:
+    """Set the engine's results on the sheet's records (in memory): what differed from the stored values, by
+    record (when ``explain``: new records have nothing to explain), and the records that changed."""
+    table = sheet.table
     differences: dict[str, list[str]] = {}
     changed: dict[int, Hand | Penalty | Table] = {}
 
     def note(record, name: str, new) -> None:
         old = getattr(record, name)
         if old != new:
-            differences.setdefault(str(record), []).append(f"{name}: {old} → {new}")
+            if explain:
+                differences.setdefault(str(record), []).append(f"{name}: {old} → {new}")
             setattr(record, name, new)
             changed[id(record)] = record
 
@@ -116,7 +117,7 @@ def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[s
         note(hand, "ew_points", line.points(EW))
         note(hand, "ns_total", line.totals[NS])
         note(hand, "ew_total", line.totals[EW])
-        for penalty, penalty_line in zip(sheet.penalties.get(hand.pk, []), line.penalties, strict=True):
+        for penalty, penalty_line in zip(sheet.penalties_of(hand), line.penalties, strict=True):
             note_penalty(penalty, penalty_line)
     for ruling, ruling_line in zip(sheet.rulings, result.rulings, strict=True):
         note_penalty(ruling, ruling_line)
@@ -126,6 +127,19 @@ def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[s
     note(table, "complete", result.complete)
     note(table, "next_dealer", result.next_dealer or "")
     note(table, "next_hand_number", result.next_hand_number)
+    return differences, changed
+
+
+def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[str]]:
+    """Rescore a table from its stored entries and store the results.
+
+    Returns what differed from the stored values, by record, so a rebuild can report it.
+    Raises ServiceError (and the caller's transaction rolls back) if the rules refuse the sheet.
+    ``results_to`` are the caller's own copies of records of this sheet (a hand it just saved): they take
+    their new results too, so the caller need not read them again.
+    """
+    sheet = sheet_load(table)
+    differences, changed = sheet_results(sheet, sheet_score(sheet))
 
     # Only what scoring changed is written, one short UPDATE each (a sheet holds a dozen records at most; a
     # bulk update's CASE expressions cost more to build than they save): a hand added at the end leaves the

@@ -1,38 +1,140 @@
-"""Slowing down guesses: after a few wrong team codes at a table or from an address, a pause."""
+"""Slowing down guesses of team codes, in the database every worker sees.
+
+Two budgets, each of ``WRONG_CODES_ALLOWED`` wrong codes; spending one pauses whoever spent it for ``PAUSE``:
+
+- an address's, for codes typed to open a team's page (``/my/``), where a code of any team of any
+  tournament is a hit;
+- a table's, for each address that types codes at it (signing, accepting a hand), where only the two
+  codes of that table are hits. The pause falls on the address that guessed, never on the teams: the right
+  team signs at once from its own phone.
+
+A correct code refills neither budget (an attacker holding one code cannot buy more guesses with it);
+wrong codes are forgotten ``PAUSE`` after the last one. Staff see the pauses and lift one
+(*Manage → Paused team codes*). The arithmetic of guessing is in docs/scorekeeping.md.
+"""
 
 import datetime
+import ipaddress
+import logging
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from tournament.errors import ServiceError
-from tournament.models import Throttle
+from tournament.models import LogEntry, Table, Throttle
+from tournament.services.log import Actor, log_write
+
+security_log = logging.getLogger("tournament.security")
 
 WRONG_CODES_ALLOWED = 5
-PAUSE = datetime.timedelta(minutes=10)
+PAUSE = datetime.timedelta(hours=72)
+ADDRESS_PREFIX = "code-from:"
+TABLE_PREFIX = "table-codes:"
+
+
+def guesser(address: str) -> str:
+    """Whom a pause binds: the address, or for IPv6 its /64 network (one device's many addresses)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:45] or "unknown"
+    if parsed.version == 6:
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+def address_key(address: str) -> str:
+    return f"{ADDRESS_PREFIX}{guesser(address)}"
+
+
+def table_key(table: Table, address: str) -> str:
+    return f"{TABLE_PREFIX}{table.pk}:{guesser(address)}"
 
 
 def throttle_check(key: str) -> None:
     """Refuse while ``key`` is paused after too many wrong codes."""
     throttle = Throttle.objects.filter(key=key, blocked_until__gt=timezone.now()).first()
     if throttle is not None:
-        minutes = max(1, round((throttle.blocked_until - timezone.now()).total_seconds() / 60))
+        remaining = throttle.blocked_until - timezone.now()
+        hours = remaining.total_seconds() / 3600
+        wait = f"{round(hours)} hours" if hours >= 2 else f"{max(1, round(hours * 60))} minutes"
         raise ServiceError(
-            f"Too many wrong team codes here: try again in {minutes} minute{'s' if minutes != 1 else ''}, "
-            "or ask the tournament director."
+            f"Too many wrong team codes from this phone: codes typed here are refused for {wait}. "
+            "Ask the tournament director or scorekeeper, who can lift the pause.",
+            field="code",
         )
 
 
 def throttle_fail(key: str) -> None:
-    """Count a wrong code; the fifth pauses ``key``. Runs in its own transaction so a refusal keeps it."""
+    """Spend one wrong code of ``key``'s budget; the last one pauses it. Runs in its own transaction so a
+    refusal keeps it."""
+    now = timezone.now()
     with transaction.atomic():
         throttle, _ = Throttle.objects.select_for_update().get_or_create(key=key)
+        if throttle.failures and throttle.updated_at < now - PAUSE:
+            throttle.failures = 0
         throttle.failures += 1
         if throttle.failures >= WRONG_CODES_ALLOWED:
             throttle.failures = 0
-            throttle.blocked_until = timezone.now() + PAUSE
+            throttle.blocked_until = now + PAUSE
         throttle.save()
 
 
 def throttle_clear(key: str) -> None:
+    """Forget ``key``'s wrong codes and lift its pause (staff only: a correct code never calls this)."""
     Throttle.objects.filter(key=key).delete()
+
+
+@dataclass(frozen=True)
+class CodePause:
+    """A pause in force, as staff see it."""
+
+    pk: int
+    address: str
+    table: Table | None
+    until: datetime.datetime
+
+    @property
+    def where(self) -> str:
+        if self.table is None:
+            return "opening team pages (/my/)"
+        return f"{self.table.round.tournament.name}, round {self.table.round.number}, table {self.table.number}"
+
+
+def code_pauses() -> list[CodePause]:
+    """Every pause in force, the latest ending first, each with its address and table (if a table's)."""
+    paused = list(Throttle.objects.filter(blocked_until__gt=timezone.now()).order_by("-blocked_until"))
+    table_of = {}
+    for throttle in paused:
+        if throttle.key.startswith(TABLE_PREFIX):
+            table_pk, _, address = throttle.key.removeprefix(TABLE_PREFIX).partition(":")
+            table_of[throttle.pk] = (int(table_pk), address)
+    tables = Table.objects.select_related("round__tournament").in_bulk([pk for pk, _ in table_of.values()])
+    pauses = []
+    for throttle in paused:
+        if throttle.pk in table_of:
+            table_pk, address = table_of[throttle.pk]
+            if table_pk in tables:
+                pauses.append(CodePause(throttle.pk, address, tables[table_pk], throttle.blocked_until))
+        else:
+            address = throttle.key.removeprefix(ADDRESS_PREFIX)
+            pauses.append(CodePause(throttle.pk, address, None, throttle.blocked_until))
+    return pauses
+
+
+def code_pause_lift(*, pause_id: int, actor: Actor) -> CodePause:
+    """Staff lift a pause at once (a player who mistyped, a shared address): logged with who lifted it."""
+    if not actor.is_staff:
+        raise ServiceError("Only the tournament director or scorekeeper can lift a pause.")
+    pause = next((pause for pause in code_pauses() if pause.pk == pause_id), None)
+    if pause is None:
+        raise ServiceError("That pause has ended or was lifted already.")
+    Throttle.objects.filter(pk=pause.pk).delete()
+    summary = f"{actor.name} lifted the pause on team codes from {pause.address}: {pause.where}"
+    security_log.info(summary)
+    if pause.table is not None:
+        log_write(actor=actor, action=LogEntry.Action.CODE_PAUSE_LIFTED, summary=summary, table=pause.table)
+    return pause

@@ -8,13 +8,14 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 
 from tournament.errors import ServiceError
+from tournament.security import client_ip
 from tournament.services.log import Actor, actor_of
 from tournament.views.device import device_of
 
 
 def request_actor(request) -> Actor:
     """The logged-in staff member, or the table link on the phone it was opened on."""
-    return actor_of(user=request.user, default=Actor.table_link(device_of(request)))
+    return actor_of(user=request.user, default=Actor.table_link(device_of(request), client_ip(request) or ""))
 
 
 def earlier_messages_drop(request) -> None:

@@ -6,6 +6,7 @@ written.
 """
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -31,11 +32,19 @@ from tournament.models import (
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive import schema
-from tournament.services.archive.sheets import import_log, import_table, refuse, set_times
+from tournament.services.archive.sheets import (
+    TableBuild,
+    import_log,
+    refuse,
+    set_times,
+    set_times_bulk,
+    table_build,
+    tables_store,
+)
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
-from tournament.services.teams.codes import unused_team_code
+from tournament.services.teams.codes import unused_team_codes
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 40
@@ -100,15 +109,43 @@ def _validated(data: Any) -> schema.Archive:
         raise ServiceError(f"{_where(first['loc'])}: {message}") from None
 
 
-def _team_code(entry: schema.TeamData, path: str, as_copy: bool) -> str:
-    """The archived code, or a new one for a copy or an archive that has none (version 1)."""
-    if as_copy or not entry.code:
-        return unused_team_code()
-    if len(entry.code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in entry.code):
-        refuse(f"{path}.code", f"{entry.code!r} is not a team code")
-    if Team.objects.filter(code=entry.code).exists():
-        refuse(f"{path}.code", "this team code is already used in this database")
-    return entry.code
+def _team_codes(entries: list[schema.TeamData], path: str, as_copy: bool, renewed: list[str]) -> list[str]:
+    """Each team's archived code, or a new one: for a copy, for an archive without codes (version 1), and
+    for a team whose code another team of this database holds already (said in ``renewed``)."""
+    kept: dict[str, str] = {}
+    for index, entry in enumerate(entries):
+        if as_copy or not entry.code:
+            continue
+        where = f"{path}.teams[{index}].code"
+        if len(entry.code) != CODE_LENGTH or any(char not in CODE_ALPHABET for char in entry.code):
+            refuse(where, f"{entry.code!r} is not a team code")
+        if entry.code in kept:
+            refuse(where, f"the same code as {kept[entry.code]}")
+        kept[entry.code] = f"{path}.teams[{index}]"
+    taken = set(Team.objects.filter(code__in=kept).values_list("code", flat=True)) if kept else set()
+    keeps = [entry.code in kept and entry.code not in taken for entry in entries]
+    fresh = iter(unused_team_codes(keeps.count(False), avoid=set(kept)) if not all(keeps) else [])
+    renewed += [f"team #{entry.number}" for entry in entries if entry.code in taken]
+    return [entry.code if keep else next(fresh) for entry, keep in zip(entries, keeps, strict=True)]
+
+
+def _secrets_check(archive: schema.Archive, as_copy: bool) -> None:
+    """Every table's private link is its own: not twice in the file, not already in this database (a copy
+    makes new ones)."""
+    if as_copy:
+        return
+    places: dict[str, str] = {}
+    for t_index, tournament in enumerate(archive.tournaments):
+        for r_index, round_ in enumerate(tournament.rounds):
+            for index, table in enumerate(round_.tables):
+                path = f"tournaments[{t_index}].rounds[{r_index}].tables[{index}]"
+                if table.secret in places:
+                    refuse(f"{path}.secret", f"the same private link as {places[table.secret]}")
+                places[table.secret] = path
+    taken = set(Table.objects.filter(secret__in=places).values_list("secret", flat=True)) if places else set()
+    for secret, path in places.items():
+        if secret in taken:
+            refuse(f"{path}.secret", "this table's private link is already used in this database")
 
 
 def _user_lookup():
@@ -116,13 +153,27 @@ def _user_lookup():
     return lambda name: users.get(name) if name else None
 
 
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did beyond loading the file: the teams given a new code because another team of
+    this database held theirs (``"Main Event team #3"``)."""
+
+    event: Event
+    new_codes: list[str]
+
+
 def event_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None) -> Event:
     """Load an archive into a database that does not have its event; all or nothing.
 
-    ``as_copy`` loads a copy beside what the database holds: every table gets a new private link, and an
-    event or tournament whose address is taken gets a free one (the demo event, whose archive is public,
-    is loaded that way).
+    ``as_copy`` loads a copy beside what the database holds: every table gets a new private link, every
+    team a new code, and an event or tournament whose address is taken gets a free one (the demo event,
+    whose archive is public, is loaded that way).
     """
+    return archive_import(data=data, as_copy=as_copy, actor=actor).event
+
+
+def archive_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None) -> ImportReport:
+    """``event_import``, saying which teams were given a new code."""
     archive = _validated(data)
     try:
         return _load(archive, as_copy=as_copy, actor=actor)
@@ -133,7 +184,7 @@ def event_import(*, data: Any, as_copy: bool = False, actor: Actor | None = None
 
 
 @transaction.atomic
-def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Event:
+def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> ImportReport:
     ev = archive.event
     slug = ev.slug
     if as_copy:
@@ -145,12 +196,14 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Eve
     event = Event.objects.create(name=ev.name, slug=slug, venue=ev.venue, starts_on=ev.starts_on, ends_on=ev.ends_on)
     set_times(Event, event.pk, created_at=ev.created_at)
     user_pk = _user_lookup()
+    renewed: list[str] = []
 
-    players: dict[int, Player] = {}
+    _secrets_check(archive, as_copy)
+    entries: dict[int, Player] = {}
     seen_names = {}
     for index, entry in enumerate(archive.players):
         path = f"players[{index}]"
-        if entry.id in players:
+        if entry.id in entries:
             refuse(f"{path}.id", f"player id {entry.id} is used twice")
         name = entry.name.strip()
         if not name:
@@ -159,7 +212,9 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Eve
         if key in seen_names:
             refuse(path, f"the same player as {seen_names[key]}")
         seen_names[key] = path
-        players[entry.id] = Player.objects.create(event=event, name=name, city=entry.city, phone=entry.phone)
+        entries[entry.id] = Player(event=event, name=name, city=entry.city, phone=entry.phone)
+    Player.objects.bulk_create(entries.values())
+    players: dict[int, Player] = entries
 
     def player(value, path):
         if value not in players:
@@ -174,24 +229,25 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Eve
             if value in seen:
                 refuse(f"{path}.{key}", f"the same {key} as {seen[value]}")
             seen[value] = path
-        _import_tournament(event, entry, path, player, user_pk, as_copy)
+        _import_tournament(event, entry, path, player, user_pk, as_copy, renewed)
     event.refresh_from_db()
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.EVENT_IMPORTED,
-        summary=f"Event {event.name} imported from an archive (version {archive.version})",
-        event=event,
-    )
-    return event
+    summary = f"Event {event.name} imported from an archive (version {archive.version})"
+    if renewed:
+        summary += f"; new codes for {len(renewed)} teams whose code another team here holds"
+    log_write(actor=actor_of(actor), action=LogEntry.Action.EVENT_IMPORTED, summary=summary, event=event)
+    return ImportReport(event=event, new_codes=renewed)
 
 
-def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: str, player, as_copy) -> dict:
-    teams: dict[int, Team] = {}
+def _import_teams(tournament: Tournament, entries, path: str, player, as_copy, renewed: list[str]) -> dict:
+    """The tournament's teams and their members, in a fixed number of queries."""
     placed: dict[int, str] = {}
+    numbers: set[int] = set()
+    members_of = []
     for index, entry in enumerate(entries):
         team_path = f"{path}.teams[{index}]"
-        if entry.number in teams:
+        if entry.number in numbers:
             refuse(f"{team_path}.number", f"team number {entry.number} is used twice")
+        numbers.add(entry.number)
         members = [player(pid, f"{team_path}.players[{i}]") for i, pid in enumerate(entry.players)]
         if members[0].pk == members[1].pk:
             refuse(f"{team_path}.players", "a team is two different players")
@@ -199,7 +255,12 @@ def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: 
             if member.pk in placed:
                 refuse(f"{team_path}.players[{i}]", f"this player is already on {placed[member.pk]}")
             placed[member.pk] = team_path
-        team = Team.objects.create(
+        members_of.append(members)
+    clashing: list[str] = []
+    codes = _team_codes(entries, path, as_copy, clashing)
+    renewed += [f"{tournament.name} {team}" for team in clashing]
+    created = Team.objects.bulk_create(
+        Team(
             tournament=tournament,
             number=entry.number,
             name=entry.name,
@@ -208,18 +269,25 @@ def _import_teams(tournament: Tournament, entries: list[schema.TeamData], path: 
             side_pot=entry.side_pot,
             checked_in=entry.checked_in,
             withdrawn=entry.withdrawn,
-            code=_team_code(entry, team_path, as_copy),
+            code=code,
         )
-        set_times(Team, team.pk, created_at=entry.created_at)
-        TeamMember.objects.bulk_create(
-            TeamMember(tournament=tournament, team=team, player=member, position=position)
-            for position, member in enumerate(members, start=1)
-        )
-        teams[entry.number] = team
-    return teams
+        for entry, code in zip(entries, codes, strict=True)
+    )
+    set_times_bulk(Team, created, [entry.created_at for entry in entries])
+    TeamMember.objects.bulk_create(
+        TeamMember(tournament=tournament, team=team, player=member, position=position)
+        for team, members in zip(created, members_of, strict=True)
+        for position, member in enumerate(members, start=1)
+    )
+    members = {
+        team.pk: {member.pk for member in team_members} for team, team_members in zip(created, members_of, strict=True)
+    }
+    return {team.number: team for team in created}, members
 
 
-def _import_tournament(event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy) -> None:
+def _import_tournament(
+    event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy, renewed: list[str]
+) -> None:
     slug = free_slug(Tournament, entry.slug) if as_copy else entry.slug
     if not as_copy and Tournament.objects.filter(slug=slug).exists():
         refuse(f"{path}.slug", f"a tournament {slug!r} is already in this database")
@@ -240,7 +308,7 @@ def _import_tournament(event: Event, entry: schema.TournamentData, path: str, pl
         sheet_mode=entry.sheet_mode,
     )
     set_times(Tournament, tournament.pk, created_at=entry.created_at)
-    teams = _import_teams(tournament, entry.teams, path, player, as_copy)
+    teams, members = _import_teams(tournament, entry.teams, path, player, as_copy, renewed)
 
     def team(number, where):
         if number not in teams:
@@ -255,11 +323,37 @@ def _import_tournament(event: Event, entry: schema.TournamentData, path: str, pl
     playoff_tables: dict[str, tuple[Table, str]] = {}
     numbers = set()
     for r_index, round_entry in enumerate(entry.rounds):
-        r_path = f"{path}.rounds[{r_index}]"
         if round_entry.number in numbers:
-            refuse(f"{r_path}.number", f"round {round_entry.number} appears twice")
+            refuse(f"{path}.rounds[{r_index}].number", f"round {round_entry.number} appears twice")
         numbers.add(round_entry.number)
-        _import_round(tournament, round_entry, r_path, team, player, user_pk, as_copy, playoff_tables)
+    rounds = Round.objects.bulk_create(
+        Round(
+            tournament=tournament,
+            number=round_entry.number,
+            kind=round_entry.kind,
+            label=round_entry.label,
+            status=round_entry.status,
+            method=round_entry.method,
+            seed=round_entry.seed,
+            published_at=round_entry.published_at,
+        )
+        for round_entry in entry.rounds
+    )
+    set_times_bulk(Round, rounds, [round_entry.created_at for round_entry in entry.rounds])
+    seatings: list[Seating] = []
+    builds: list[TableBuild] = []
+    for r_index, (round_, round_entry) in enumerate(zip(rounds, entry.rounds, strict=True)):
+        builds += _import_round(
+            round_, round_entry, f"{path}.rounds[{r_index}]", team, player, members, user_pk, as_copy, seatings
+        )
+    tables_store(builds)
+    Seating.objects.bulk_create(seatings)
+    for build in builds:
+        code = build.playoff_match
+        if code and code in playoff_tables:
+            refuse(f"{build.path}.playoff_match", f"match {code} has two tables")
+        if code:
+            playoff_tables[code] = (build.table, build.path)
     if tournament.playoff_published_at is not None:
         _import_bracket(tournament, playoff_tables, path)
     elif playoff_tables:
@@ -268,7 +362,7 @@ def _import_tournament(event: Event, entry: schema.TournamentData, path: str, pl
 
 
 def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:
-    seeds, seeded = set(), {}
+    seeds, seeded, created = set(), {}, []
     for index, seed_entry in enumerate(playoff.seeds):
         s_path = f"{path}.seeds[{index}]"
         if seed_entry.seed in seeds:
@@ -277,29 +371,22 @@ def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str
         if seed_entry.team in seeded:
             refuse(f"{s_path}.team", f"team {seed_entry.team} is already seed {seeded[seed_entry.team]}")
         seeded[seed_entry.team] = seed_entry.seed
-        PlayoffSeed.objects.create(
-            tournament=tournament, seed=seed_entry.seed, team=team(seed_entry.team, f"{s_path}.team")
+        created.append(
+            PlayoffSeed(tournament=tournament, seed=seed_entry.seed, team=team(seed_entry.team, f"{s_path}.team"))
         )
     if seeds and seeds != set(range(1, len(seeds) + 1)):
         refuse(f"{path}.seeds", "the seeds must be numbered 1 to N")
+    PlayoffSeed.objects.bulk_create(created)
     tournament.playoff_third_place = playoff.third_place
     tournament.playoff_double = playoff.double
     tournament.playoff_published_at = playoff.published_at
     tournament.save(update_fields=["playoff_third_place", "playoff_double", "playoff_published_at"])
 
 
-def _import_round(tournament, entry: schema.RoundData, path, team, player, user_pk, as_copy, playoff_tables) -> None:
-    round_ = Round.objects.create(
-        tournament=tournament,
-        number=entry.number,
-        kind=entry.kind,
-        label=entry.label,
-        status=entry.status,
-        method=entry.method,
-        seed=entry.seed,
-        published_at=entry.published_at,
-    )
-    set_times(Round, round_.pk, created_at=entry.created_at)
+def _import_round(
+    round_: Round, entry: schema.RoundData, path, team, player, members, user_pk, as_copy, seatings
+) -> list[TableBuild]:
+    """A round's byes and tables, checked and made (stored by the caller with the tournament's others)."""
     in_round: dict[int, str] = {}
 
     def seat(team_number, where, table=None, pair=""):
@@ -307,12 +394,13 @@ def _import_round(tournament, entry: schema.RoundData, path, team, player, user_
         if found.pk in in_round:
             refuse(where, f"team {team_number} already plays in this round at {in_round[found.pk]}")
         in_round[found.pk] = where
-        Seating.objects.create(round=round_, team=found, table=table, pair=pair)
+        seatings.append(Seating(round=round_, team=found, table=table, pair=pair))
         return found
 
     for index, bye in enumerate(entry.byes):
         seat(bye, f"{path}.byes[{index}]")
     table_numbers = set()
+    builds = []
     for index, table_entry in enumerate(entry.tables):
         t_path = f"{path}.tables[{index}]"
         if table_entry.number in table_numbers:
@@ -320,11 +408,8 @@ def _import_round(tournament, entry: schema.RoundData, path, team, player, user_
         table_numbers.add(table_entry.number)
         if table_entry.playoff_match and entry.kind != Round.Kind.PLAYOFF:
             refuse(f"{t_path}.playoff_match", "only a playoff round's tables play playoff matches")
-        table = import_table(round_, table_entry, t_path, seat, player, user_pk, as_copy)
-        if table_entry.playoff_match:
-            if table_entry.playoff_match in playoff_tables:
-                refuse(f"{t_path}.playoff_match", f"match {table_entry.playoff_match} has two tables")
-            playoff_tables[table_entry.playoff_match] = (table, t_path)
+        builds.append(table_build(round_, table_entry, t_path, seat, player, members, user_pk, as_copy))
+    return builds
 
 
 def _check_placings(tournament: Tournament, kept: list[schema.PlacingData] | None, path: str) -> None:

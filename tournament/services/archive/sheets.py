@@ -1,6 +1,9 @@
 """Loading a table's sheet (hands, penalties, rulings, signatures, history) and log entries from an archive
 whose shape the schema has checked; what the schema cannot see is refused here, with its place in the file."""
 
+from dataclasses import dataclass, field
+
+from django.db import connection
 from django.utils import timezone
 
 from scoring import BidKind, Pair, PenaltyKind
@@ -17,7 +20,7 @@ from tournament.models import (
     new_table_secret,
 )
 from tournament.services.archive import schema
-from tournament.services.recompute import table_recompute
+from tournament.services.recompute import Sheet, sheet_results, sheet_score
 
 
 def refuse(path: str, message: str):
@@ -31,9 +34,26 @@ def set_times(model, pk: int, **times) -> None:
         model.objects.filter(pk=pk).update(**present)
 
 
+def set_times_bulk(model, records: list, times: list, name: str = "created_at") -> None:
+    """``set_times`` for many stored records at once, each given its archived time or none."""
+    values = [(record.pk, time) for record, time in zip(records, times, strict=True) if time is not None]
+    for record, time in zip(records, times, strict=True):
+        if time is not None:
+            setattr(record, name, time)
+    if values:
+        times_store(model, name, values)
+
+
 def import_log(
     items: list[schema.LogData], path: str, *, event: Event, tournament=None, teams=None, table=None
 ) -> None:
+    """Store the log entries of the event or a tournament (one query)."""
+    LogEntry.objects.bulk_create(log_entries(items, path, event=event, tournament=tournament, teams=teams, table=table))
+
+
+def log_entries(
+    items: list[schema.LogData], path: str, *, event: Event, tournament=None, teams=None, table=None
+) -> list[LogEntry]:
     """Log entries of the event, a tournament or a table; version 1 archives name a ``user`` instead."""
     entries = []
     for index, item in enumerate(items):
@@ -66,25 +86,7 @@ def import_log(
                 created_at=item.created_at or timezone.now(),
             )
         )
-    LogEntry.objects.bulk_create(entries)
-
-
-def _import_penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk) -> None:
-    if hand is None and entry.kind != PenaltyKind.DIRECTOR_RULING:
-        refuse(f"{path}.kind", "only a director's ruling applies to the round as a whole")
-    penalty = Penalty.objects.create(
-        table=table,
-        hand=hand,
-        kind=entry.kind,
-        team=entry.team,
-        count=entry.count,
-        choice=entry.choice,
-        before_bidding=entry.before_bidding,
-        points=entry.points,
-        reason=entry.reason,
-        created_by_id=user_pk(entry.created_by),
-    )
-    set_times(Penalty, penalty.pk, created_at=entry.created_at)
+    return entries
 
 
 def _check_hand(entry: schema.HandData, path: str) -> None:
@@ -99,23 +101,76 @@ def _check_hand(entry: schema.HandData, path: str) -> None:
         refuse(f"{path}.direction", "only a no-trump bid names a direction")
 
 
-def import_table(round_: Round, entry: schema.TableData, path: str, seat, player, user_pk, as_copy: bool) -> Table:
-    secret = new_table_secret() if as_copy else entry.secret
-    if not as_copy and Table.objects.filter(secret=secret).exists():
-        refuse(f"{path}.secret", "this table's private link is already used in this database")
+# A table's private link as the app makes it: 16 URL-safe characters, 96 random bits.
+SECRET_LENGTH = len(new_table_secret())
+SECRET_DISTINCT = 8
+
+
+def secret_check(secret: str, path: str) -> None:
+    """An archived private link must be as hard to guess as the ones the app makes: 16 characters of
+    the URL-safe alphabet, not a short or repetitive one typed by hand (which anyone could open)."""
+    if len(secret) < SECRET_LENGTH or len(set(secret)) < SECRET_DISTINCT:
+        refuse(
+            f"{path}.secret",
+            f"a table's private link is {SECRET_LENGTH} random characters (A-Z a-z 0-9 - _), as the app makes "
+            "them; this one is too easy to guess",
+        )
+
+
+@dataclass
+class TableBuild:
+    """A table of the archive as records not yet stored, with the times the archive keeps for them."""
+
+    table: Table
+    path: str
+    playoff_match: str | None = None
+    hands: list[Hand] = field(default_factory=list)
+    penalties: list[Penalty] = field(default_factory=list)
+    signatures: list[Signature] = field(default_factory=list)
+    submissions: list[HandSubmission] = field(default_factory=list)
+    changes: list = field(default_factory=list)
+    times: list[tuple[object, str, object]] = field(default_factory=list)
+
+
+def _penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk, build) -> None:
+    if hand is None and entry.kind != PenaltyKind.DIRECTOR_RULING:
+        refuse(f"{path}.kind", "only a director's ruling applies to the round as a whole")
+    penalty = Penalty(
+        table=table,
+        hand=hand,
+        kind=entry.kind,
+        team=entry.team,
+        count=entry.count,
+        choice=entry.choice,
+        before_bidding=entry.before_bidding,
+        points=entry.points,
+        reason=entry.reason,
+        created_by_id=user_pk(entry.created_by),
+    )
+    build.penalties.append(penalty)
+    build.times.append((penalty, "created_at", entry.created_at))
+
+
+def table_build(round_: Round, entry: schema.TableData, path: str, seat, player, members, user_pk, as_copy: bool):
+    """Check a table of the archive and make its records, without a query; ``tables_store`` stores them."""
+    if not as_copy:
+        secret_check(entry.secret, path)
     if round_.status == Round.Status.DRAFT and (entry.hands or entry.rulings or entry.signatures or entry.locked_at):
         refuse(path, "a table of a draft round has no sheet yet: its round was never published")
-    table = Table.objects.create(
+    table = Table(
         round=round_,
         number=entry.number,
         sitting_pair=entry.sitting_pair,
-        secret=secret,
+        secret=new_table_secret() if as_copy else entry.secret,
         version=entry.version,
         first_dealer=entry.first_dealer,
         locked_at=entry.locked_at,
         disputed_at=entry.disputed_at,
         dispute_note=entry.dispute_note,
     )
+    tournament = round_.tournament
+    changes = log_entries(entry.changes, f"{path}.changes", event=tournament.event, tournament=tournament, table=table)
+    build = TableBuild(table, path, playoff_match=entry.playoff_match, changes=changes)
     teams = {
         Pair.NORTH_SOUTH: seat(entry.north_south, f"{path}.north_south", table, Pair.NORTH_SOUTH),
         Pair.EAST_WEST: seat(entry.east_west, f"{path}.east_west", table, Pair.EAST_WEST),
@@ -130,7 +185,7 @@ def import_table(round_: Round, entry: schema.TableData, path: str, seat, player
             refuse(f"{h_path}.entry_id", f"entry {hand_entry.entry_id!r} appears twice at this table")
         entry_ids.add(hand_entry.entry_id)
         _check_hand(hand_entry, h_path)
-        hand = Hand.objects.create(
+        hand = Hand(
             table=table,
             sequence=hand_entry.sequence,
             dealer=hand_entry.dealer,
@@ -146,56 +201,107 @@ def import_table(round_: Round, entry: schema.TableData, path: str, seat, player
             entry_id=hand_entry.entry_id,
             accepted_at=hand_entry.accepted_at,
         )
-        set_times(Hand, hand.pk, created_at=hand_entry.created_at)
+        build.hands.append(hand)
+        build.times.append((hand, "created_at", hand_entry.created_at))
         for p_index, penalty in enumerate(hand_entry.penalties):
-            _import_penalty(table, hand, penalty, f"{h_path}.penalties[{p_index}]", user_pk)
+            _penalty(table, hand, penalty, f"{h_path}.penalties[{p_index}]", user_pk, build)
     for index, ruling in enumerate(entry.rulings):
-        _import_penalty(table, None, ruling, f"{path}.rulings[{index}]", user_pk)
-    _import_signatures(table, entry, path, teams, player)
-    _import_submissions(table, entry.submissions, f"{path}.submissions")
-    import_log(
-        entry.changes, f"{path}.changes", event=round_.tournament.event, tournament=round_.tournament, table=table
-    )
+        _penalty(table, None, ruling, f"{path}.rulings[{index}]", user_pk, build)
+    _signatures(build, entry, teams, player, members)
+    _submissions(build, entry.submissions, f"{path}.submissions")
+    return build
+
+
+def tables_store(builds: list[TableBuild]) -> None:
+    """Score every sheet of a tournament with the engine, then store the tables with their results, in a
+    fixed number of queries whatever the number of tables (SQLite splits a bulk statement into batches)."""
+    for build in builds:
+        _score(build)
+    Table.objects.bulk_create([build.table for build in builds])
+    Hand.objects.bulk_create([hand for build in builds for hand in build.hands])
+    Penalty.objects.bulk_create([penalty for build in builds for penalty in build.penalties])
+    Signature.objects.bulk_create([signature for build in builds for signature in build.signatures])
+    HandSubmission.objects.bulk_create([submission for build in builds for submission in build.submissions])
+    LogEntry.objects.bulk_create([change for build in builds for change in build.changes])
+    kept: dict[tuple, list] = {}
+    for build in builds:
+        for record, name, value in build.times:
+            if value is not None:
+                kept.setdefault((type(record), name), []).append((record.pk, value))
+    for (model, name), values in kept.items():
+        times_store(model, name, values)
+
+
+def times_store(model, name: str, values: list[tuple[int, object]]) -> None:
+    """Keep the archived times (``(pk, time)``) that creating the records replaced with now: one UPDATE of
+    a few hundred rows each, where ``bulk_update`` would build a CASE for every row in Python."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    column = connection.ops.quote_name(model._meta.get_field(name).column)
+    adapt = connection.ops.adapt_datetimefield_value
+    cast = "::timestamptz" if connection.vendor == "postgresql" else ""
+    with connection.cursor() as cursor:
+        for start in range(0, len(values), 400):
+            batch = values[start : start + 400]
+            rows = ", ".join([f"(%s, %s{cast})"] * len(batch))
+            cursor.execute(
+                f"UPDATE {table} SET {column} = v.column2 FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
+                [part for pk, time in batch for part in (pk, adapt(time))],
+            )
+
+
+def _score(build: TableBuild) -> None:
+    """The engine's results on the sheet's records (not stored yet); the sheet's lock checked against them."""
+    for record, name, value in build.times:
+        if value is not None:
+            setattr(record, name, value)
+    table, path = build.table, build.path
+    sheet = Sheet(table=table, hands=sorted(build.hands, key=lambda hand: hand.sequence))
+    untimed = timezone.now()
+    in_order = sorted(enumerate(build.penalties), key=lambda item: (item[1].created_at or untimed, item[0]))
+    for _, penalty in in_order:
+        if penalty.hand is None:
+            sheet.rulings.append(penalty)
+        else:
+            sheet.penalties.setdefault(id(penalty.hand), []).append(penalty)
     try:
-        table_recompute(table)
+        sheet_results(sheet, sheet_score(sheet), explain=False)
     except ServiceError as error:
         refuse(path, f"the rules refuse this sheet: {error.message}")
-    table.refresh_from_db()
-    signed = set(table.signatures.values_list("pair", flat=True))
+    signed = {signature.pair for signature in build.signatures}
     if table.locked_at is not None and not table.complete:
         refuse(f"{path}.locked_at", f"the sheet is locked after {table.hands_played} hands: the round is not complete")
     if table.locked_at is not None and signed != {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
         refuse(f"{path}.locked_at", "a locked sheet is signed by both teams")
     if table.locked_at is None and signed == {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
         refuse(f"{path}.locked_at", "both teams signed, so the sheet is locked: locked_at is missing")
-    return table
 
 
-def _import_signatures(table: Table, entry: schema.TableData, path: str, teams: dict, player) -> None:
+def _signatures(build: TableBuild, entry: schema.TableData, teams: dict, player, members) -> None:
     """Each team signs once, by one of its own two players."""
     pairs = set()
     for index, signature in enumerate(entry.signatures):
-        s_path = f"{path}.signatures[{index}]"
+        s_path = f"{build.path}.signatures[{index}]"
         if signature.pair in pairs:
             refuse(f"{s_path}.pair", "a team signs once")
         pairs.add(signature.pair)
         signer = player(signature.player, f"{s_path}.player")
         team = teams[signature.pair]
-        if signer.pk not in {member.player_id for member in team.memberships.all()}:
+        if signer.pk not in members[team.pk]:
             refuse(f"{s_path}.player", f"{signer.name} is not a player of team #{team.number} ({signature.pair})")
-        created = Signature.objects.create(table=table, pair=signature.pair, player=signer, device=signature.device)
-        set_times(Signature, created.pk, signed_at=signature.signed_at)
+        created = Signature(table=build.table, pair=signature.pair, player=signer, device=signature.device)
+        build.signatures.append(created)
+        build.times.append((created, "signed_at", signature.signed_at))
 
 
-def _import_submissions(table: Table, items: list[schema.SubmissionData], path: str) -> None:
+def _submissions(build: TableBuild, items: list[schema.SubmissionData], path: str) -> None:
     """Blind double entries still waiting for the other team's (archive version 2 on)."""
     entered = set()
     for index, item in enumerate(items):
         if (item.pair, item.sequence) in entered:
             refuse(f"{path}[{index}]", f"{item.pair} entered deal {item.sequence} twice")
         entered.add((item.pair, item.sequence))
-        created = HandSubmission.objects.create(
-            table=table,
+        created = HandSubmission(
+            table=build.table,
             pair=item.pair,
             sequence=item.sequence,
             dealer=item.dealer,
@@ -209,4 +315,5 @@ def _import_submissions(table: Table, items: list[schema.SubmissionData], path: 
             books=item.books,
             device=item.device,
         )
-        set_times(HandSubmission, created.pk, created_at=item.created_at)
+        build.submissions.append(created)
+        build.times.append((created, "created_at", item.created_at))

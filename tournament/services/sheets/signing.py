@@ -7,7 +7,7 @@ from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Player, Round, Signature, Table, Team, Tournament, team_code_typed
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.sheets.write import Change, sheet_write
-from tournament.services.throttle import throttle_check, throttle_fail
+from tournament.services.throttle import table_key, throttle_check, throttle_fail
 
 
 class WrongCode(ServiceError):
@@ -37,8 +37,9 @@ def code_check(table: Table, side: Pair, code: str, actor: Actor) -> Team:
 
 
 def with_codes_counted(table: Table, actor: Actor, write):
-    """Run a write that checks a team code; wrong codes at one table are counted and paused."""
-    key = f"table-codes:{table.pk}"
+    """Run a write that checks a team code; wrong codes at one table are counted for the address typing
+    them, which alone is paused."""
+    key = table_key(table, actor.address)
     if not actor.is_staff:
         throttle_check(key)
     try:

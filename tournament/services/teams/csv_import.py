@@ -47,6 +47,9 @@ def _read_rows(text: str) -> tuple[list[tuple[int, dict[str, str]]], list[tuple[
     unknown = [name[:40] for name in header if name not in CSV_COLUMNS]
     if unknown:
         problems.append((1, f"Unknown column(s): {', '.join(unknown)}."))
+    repeated = sorted({name[:40] for name in header if header.count(name) > 1})
+    if repeated:
+        problems.append((1, f"Column(s) named twice: {', '.join(repeated)}: which one holds the value?"))
     missing = [name for name in REQUIRED_COLUMNS if name not in header]
     if missing:
         problems.append((1, f"Missing required column(s): {', '.join(missing)}."))

@@ -1,9 +1,11 @@
 """A team as typed at registration, and everything that can be wrong with it, each beside its field."""
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Max
+from django.db.models import Max, Value
+from django.db.models.functions import Lower
 
 from tournament.errors import ServiceError
 from tournament.models import Player, Team, TeamMember, Tournament
@@ -27,10 +29,17 @@ class PlayerEntry:
         return PlayerEntry(" ".join(self.name.split()), " ".join(self.city.split()), self.phone.strip())
 
 
+# Characters that reorder or hide what is shown: right-to-left and left-to-right overrides, embeddings and
+# isolates (a name could show as another team's on every page).
+HIDDEN_FORMATTING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def text_problem(value: str, what: str, limit: int) -> str | None:
     """Why a typed text cannot be stored, or None."""
-    if "\x00" in value:
+    if any(unicodedata.category(char) == "Cc" and not char.isspace() for char in value):
         return f"{what} holds a character that is not text."
+    if any(char in HIDDEN_FORMATTING for char in value):
+        return f"{what} holds an invisible character that reverses or hides text: type the name plainly."
     if len(value) > limit:
         return f"{what} is longer than {limit} characters."
     return None
@@ -94,7 +103,14 @@ def checked_number(tournament: Tournament, number: int | None, exclude: Team | N
 
 def player_found(tournament: Tournament, entry: PlayerEntry) -> Player | None:
     """The event's player of that name and city (letter case aside), with a newly given phone kept."""
-    player = Player.objects.filter(event=tournament.event, name__iexact=entry.name, city__iexact=entry.city).first()
+    # Compared as the unique constraint's index keeps them (lower case), so the lookup is one index probe
+    # however many players the event has: registration stays linear in the size of the field.
+    matching = (
+        Player.objects.alias(name_ci=Lower("name"), city_ci=Lower("city"))
+        .filter(event_id=tournament.event_id, name_ci=Lower(Value(entry.name)), city_ci=Lower(Value(entry.city)))
+        .order_by()
+    )
+    player = next(iter(matching), None)
     if player is not None and entry.phone and player.phone != entry.phone:
         player.phone = entry.phone
         player.save(update_fields=["phone"])

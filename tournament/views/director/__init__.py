@@ -1,6 +1,6 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
-from tournament.views.director.access import StaffLoginView, lockout_remove, lockouts
+from tournament.views.director.access import StaffLoginView, code_pause_lift, code_pauses, lockout_remove, lockouts
 from tournament.views.director.events import (
     action_log,
     announcement_remove,
@@ -54,6 +54,8 @@ __all__ = [
     "announcements",
     "bracket_pdf",
     "checkin_slips",
+    "code_pause_lift",
+    "code_pauses",
     "dashboard",
     "desk",
     "desk_action",

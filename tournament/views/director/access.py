@@ -1,4 +1,4 @@
-"""Staff logins: where one lands, the locked ones, and unlocking them."""
+"""Staff logins: where one lands, the locked ones and unlocking them; paused team codes and lifting them."""
 
 from django.contrib.auth.views import LoginView
 from django.shortcuts import render
@@ -7,9 +7,10 @@ from django.views.decorators.http import require_POST
 
 from tournament.roles import is_scorekeeper
 from tournament.selectors.access import locked_logins
+from tournament.services import throttle
 from tournament.services.access import login_unlock
-from tournament.views.common import run_and_redirect
-from tournament.views.permissions import director_required
+from tournament.views.common import request_actor, run_and_redirect
+from tournament.views.permissions import director_required, scorekeeper_required
 
 
 class StaffLoginView(LoginView):
@@ -38,4 +39,24 @@ def lockout_remove(request):
         lambda: login_unlock(ip_address=ip_address, username=username),
         f"Unlocked {ip_address or username}: it may log in again.",
         "director:lockouts",
+    )
+
+
+@scorekeeper_required
+def code_pauses(request):
+    return render(request, "director/code_pauses.html", {"pauses": throttle.code_pauses()})
+
+
+@require_POST
+@scorekeeper_required
+def code_pause_lift(request):
+    try:
+        pause_id = int(request.POST.get("pause", ""))
+    except ValueError:
+        pause_id = 0
+    return run_and_redirect(
+        request,
+        lambda: throttle.code_pause_lift(pause_id=pause_id, actor=request_actor(request)),
+        lambda pause: f"Lifted: team codes from {pause.address} are accepted again ({pause.where}).",
+        "director:code_pauses",
     )

@@ -1,0 +1,75 @@
+import datetime
+import json
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import connection, transaction
+
+from tournament.management.commands.bench_field import CITIES, field_build
+from tournament.models import Event
+from tournament.services.archive import event_export, event_import
+from tournament.services.events import event_create, tournament_create
+from tournament.services.teams import PlayerEntry, team_register
+
+
+class Rollback(Exception):
+    """Leaves the benchmark's data out of the database."""
+
+
+def _measured(call) -> tuple[float, int]:
+    """Seconds and queries of ``call``, in a transaction rolled back afterwards."""
+    queries = 0
+
+    def counted(execute, sql, params, many, context):
+        nonlocal queries
+        queries += 1
+        return execute(sql, params, many, context)
+
+    try:
+        with transaction.atomic(), connection.execute_wrapper(counted):
+            start = time.perf_counter()
+            call()
+            elapsed = time.perf_counter() - start
+            raise Rollback
+    except Rollback:
+        return elapsed, queries
+
+
+def _register(teams: int) -> None:
+    today = datetime.date.today()
+    event = event_create(name=f"Registration {teams} {time.time_ns()}", starts_on=today, ends_on=today)
+    tournament = tournament_create(event=event, name="Open")
+    for i in range(teams):
+        city = CITIES[i % len(CITIES)]
+        team_register(tournament=tournament, players=[PlayerEntry(f"P{i}a", city), PlayerEntry(f"P{i}b", city)])
+
+
+class Command(BaseCommand):
+    help = (
+        "Benchmark (not a test): registering teams one by one through the services, and importing an archive "
+        "of a played 512-team tournament; prints seconds and queries. Nothing it makes is kept."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--sizes", default="512,2048", help="fields to register, comma-separated")
+        parser.add_argument("--archive-teams", type=int, default=512)
+
+    def handle(self, *args, sizes, archive_teams, **options):
+        for teams in [int(size) for size in sizes.split(",")]:
+            seconds, queries = _measured(lambda teams=teams: _register(teams))
+            self.stdout.write(
+                f"registering {teams} teams through team_register: {seconds:.1f} s, "
+                f"{seconds / teams * 1000:.2f} ms and {queries / teams:.1f} queries a team"
+            )
+        try:
+            with transaction.atomic():
+                tournament = field_build(teams=archive_teams, rounds=3, name="Archive")
+                data = json.loads(json.dumps(event_export(tournament.event)))
+                Event.objects.filter(pk=tournament.event_id).delete()
+                seconds, queries = _measured(lambda: event_import(data=data))
+                raise Rollback
+        except Rollback:
+            pass
+        self.stdout.write(
+            f"importing the archive of {archive_teams} teams, 3 played rounds: {seconds:.2f} s, {queries} queries"
+        )
