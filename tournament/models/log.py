@@ -54,6 +54,11 @@ class LogEntry(models.Model):
         CODE_ISSUED = "code_issued", "Team code issued"
         WRONG_CODE = "wrong_code", "Wrong team code"
         REMOVAL_UNDONE = "removal_undone", "Removal undone"
+        MONEY_SETTINGS = "money_settings", "Money settings changed"
+        PAYMENT = "payment", "Payment received"
+        REFUND = "refund", "Refund"
+        PAYOUT = "payout", "Prize paid"
+        PAYOUT_CONFIRMED = "payout_confirmed", "Prize receipt confirmed"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

@@ -67,6 +67,14 @@ def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) 
 
 
 UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED}
+# Money is staff-only: no public page shows it, so recording it leaves their cached renderings alone.
+UNSEEN_ACTIONS |= {
+    LogEntry.Action.MONEY_SETTINGS,
+    LogEntry.Action.PAYMENT,
+    LogEntry.Action.REFUND,
+    LogEntry.Action.PAYOUT,
+    LogEntry.Action.PAYOUT_CONFIRMED,
+}
 
 
 def results_bump(*, event: Event | None, tournament: Tournament | None) -> None:
