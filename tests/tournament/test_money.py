@@ -244,3 +244,75 @@ def test_three_teams_sharing_two_paid_places(tournament, make_teams, sheet):
     assert [line.amount for line in payout_sheet(tournament).prizes] == [D("99.50")] * 3
     settings(tournament, entry_fee="50", house_percent="0", payout_percents="60, 40")
     assert [line.amount for line in payout_sheet(tournament).prizes] == [D("100.00"), D("100.00"), D("99.99")]
+
+
+def test_the_archive_carries_the_money_and_round_trips_byte_identically(finished, sheet, tmp_path):
+    import io
+    import json
+
+    from django.core.management import call_command
+
+    from tests.tournament.test_archive_schema import export_text
+    from tournament.models import Event
+
+    play(sheet, finished, "3P", "EW")
+    refund_record(team=finished.teams.get(number=8), amount="12.50", reason="Left after round 1")
+    payout = payout_pay(tournament=finished, team=finished.teams.get(number=1))
+    payout_confirm(payout=payout, code=payout.team.code, where="on the team's phone")
+    first = export_text(finished.event)
+    money = json.loads(first)["tournaments"][0]["money"]
+    assert money["entry_fee"] == "100.00" and money["house_percent"] == "10.00"
+    assert money["payments"][-1] | {"created_at": None} == {
+        "team": 8,
+        "kind": "refund",
+        "pot": "entry",
+        "amount": "12.50",
+        "method": "cash",
+        "reason": "Left after round 1",
+        "recorded_by": "",
+        "created_at": None,
+    }
+    # 787.50 in, house 78.75, pool 708.75: half is 354.375, rounded down, and the left-over cent to 1st.
+    assert money["payouts"][0]["amount"] == "354.38" and money["payouts"][0]["confirmed_at"]
+    path = tmp_path / "event.json"
+    path.write_text(first, encoding="utf-8")
+    finished.event.delete()
+    call_command("import_event", str(path), stdout=io.StringIO())
+    assert export_text(Event.objects.get()) == first
+    imported = Event.objects.get().tournaments.get()
+    assert payout_sheet(imported).paid_out == D("354.38")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"entry_fee": 25.5}, "money.entry_fee: Input should be a valid string"),
+        ({"entry_fee": "-5.00"}, "money.entry_fee: String should match pattern"),
+        ({"payout_percents": "50, 30"}, "money.payout_percents: The percentages add up to 80%"),
+        ({"payments": [{"team": 1, "kind": "refund", "pot": "entry", "amount": "5.00", "method": "cash"}]}, "reason"),
+        ({"payments": [{"team": 9, "kind": "received", "pot": "entry", "amount": "5.00", "method": "cash"}]}, "team"),
+    ],
+)
+def test_bad_money_in_an_archive_is_refused_and_nothing_is_loaded(tournament, make_teams, change, message):
+    from tournament.models import Event
+    from tournament.services.archive import event_export, event_import
+
+    make_teams(tournament, 2)
+    data = event_export(tournament.event)
+    data["tournaments"][0]["money"].update(change)
+    tournament.event.delete()
+    with pytest.raises(ServiceError, match=message):
+        event_import(data=data)
+    assert not Event.objects.exists()
+
+
+def test_an_archive_of_version_3_loads_with_no_money(tournament, make_teams):
+    from tournament.services.archive import event_export, event_import
+
+    make_teams(tournament, 2)
+    data = event_export(tournament.event)
+    data["version"] = 3
+    del data["tournaments"][0]["money"]
+    tournament.event.delete()
+    imported = event_import(data=data).tournaments.get()
+    assert (imported.entry_fee, imported.payout_percents) == (D(0), "50, 30, 20")

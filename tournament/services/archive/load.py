@@ -31,6 +31,7 @@ from tournament.models import (
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive import schema
+from tournament.services.archive.money import money_import
 from tournament.services.archive.sheets import import_log, import_table, refuse, set_times
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
@@ -247,6 +248,7 @@ def _import_tournament(event: Event, entry: schema.TournamentData, path: str, pl
             refuse(where, f"no team number {number!r} in this tournament")
         return teams[number]
 
+    money_import(tournament, entry.money, f"{path}.money", team)
     for item in entry.announcements:
         announcement = Announcement.objects.create(tournament=tournament, text=item.text, expires_at=item.expires_at)
         set_times(Announcement, announcement.pk, created_at=item.created_at)
