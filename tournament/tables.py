@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django_tables2.export import TableExport
 
-from tournament.models import Pot, Team
+from tournament.models import Team
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.exports import RulingRow
 
 # A spreadsheet reads a cell beginning with one of these as a formula (or the start of one).
@@ -259,7 +260,7 @@ class PayoutExport(RowExport):
         rows = [
             PayoutLine(
                 kind,
-                Pot(line.pot).label,
+                PRIZE_FROM[line.pot],
                 line.amount,
                 line.label,
                 line.team.number,

@@ -170,9 +170,9 @@ def test_pdf_and_exports_of_the_payout_sheet(director_client, finished, sheet): 
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["Sheet", "Pot", "Place", "Team", "Team name", "Amount", "Paid", "Confirmed by the team"]
     assert [(row[1], row[2], row[3], row[5]) for row in rows[1:4]] == [
-        ("Entry fee", "1", "1", "360.00"),
-        ("Entry fee", "2", "3", "216.00"),
-        ("Entry fee", "3", "5", "144.00"),
+        ("Prize pool", "1", "1", "360.00"),
+        ("Prize pool", "2", "3", "216.00"),
+        ("Prize pool", "3", "5", "144.00"),
     ]
     assert ["final", "House's share", "", "", "", "80.00", "", ""] in rows
     xlsx = director_client.get(reverse("director:payouts_export", args=[finished.slug, "xlsx"]))

@@ -11,6 +11,9 @@ class Pot(models.TextChoices):
     SIDE_POT = "side_pot", "Side pot"
 
 
+PRIZE_FROM = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
+
+
 class Payment(models.Model):
     """Money received from a team at the desk, or handed back to it (a refund, with its reason)."""
 
@@ -69,4 +72,9 @@ class Payout(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_pot_display()} {self.place}: {self.amount} to team #{self.team.number}"
+        return f"{self.pot_name} {self.place}: {self.amount} to team #{self.team.number}"
+
+    @property
+    def pot_name(self) -> str:
+        """What the prize is paid from, in words: the prize pool (of the entry fees) or the side pot."""
+        return PRIZE_FROM[self.pot]

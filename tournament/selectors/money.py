@@ -208,13 +208,13 @@ class PayoutSheet:
             if line.differs:
                 causes.append(
                     f"Team #{line.team.number} was paid {line.paid.amount} for {line.paid.place} "
-                    f"({line.paid.get_pot_display().lower()}); the sheet now says {line.amount}."
+                    f"({line.paid.pot_name.lower()}); the sheet now says {line.amount}."
                 )
         sheet_teams = {(line.pot, line.team.pk) for line in self.lines if line.amount > 0}
         for payout in self.payouts:
             if (payout.pot, payout.team_id) not in sheet_teams:
                 causes.append(
-                    f"Team #{payout.team.number} was paid {payout.amount} ({payout.get_pot_display().lower()}) "
+                    f"Team #{payout.team.number} was paid {payout.amount} ({payout.pot_name.lower()}) "
                     "but the sheet now pays it nothing."
                 )
         if not self.prizes and self.pool > 0:

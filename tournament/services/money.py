@@ -11,6 +11,7 @@ from scoring import ScoringError
 from scoring.money import SidePotRule, amount_check, payout_percents_parse, percent_check, percents_text
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.money import desk_money, payout_sheet
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.throttle import throttle_check, throttle_clear, throttle_fail
@@ -179,7 +180,7 @@ def payout_pay(*, tournament: Tournament, team: Team, pot: str = Pot.ENTRY, acto
         raise ServiceError("The placings are not final yet: the payout sheet is only a preview.")
     line = next((line for line in sheet.lines if line.pot == _pot(pot) and line.team.pk == team.pk), None)
     if line is None:
-        raise ServiceError(f"Team #{team.number} has no prize from the {Pot(pot).label.lower()}.")
+        raise ServiceError(f"Team #{team.number} has no prize from the {PRIZE_FROM[pot].lower()}.")
     if line.paid is not None:
         raise ServiceError(f"Team #{team.number}'s prize was paid already.")
     actor = actor_of(actor)
@@ -190,7 +191,7 @@ def payout_pay(*, tournament: Tournament, team: Team, pot: str = Pot.ENTRY, acto
         actor=actor,
         action=LogEntry.Action.PAYOUT,
         summary=f"Team #{team.number} {line.team.display_name} was paid {line.amount} for place {line.label} "
-        f"({Pot(pot).label.lower()})",
+        f"({PRIZE_FROM[pot].lower()})",
         team=line.team,
         after={"amount": str(line.amount), "place": line.label, "pot": pot},
     )
@@ -229,7 +230,7 @@ def _confirm(payout: Payout, code: str, where: str, actor: Actor | None) -> Payo
         actor=actor_of(actor, default=Actor.team(team)),
         action=LogEntry.Action.PAYOUT_CONFIRMED,
         summary=f"Team #{team.number} {team.display_name} confirmed receiving {payout.amount} "
-        f"({payout.get_pot_display().lower()}){' ' + where if where else ''}",
+        f"({payout.pot_name.lower()}){' ' + where if where else ''}",
         team=team,
     )
     return payout
