@@ -316,3 +316,10 @@ def test_an_archive_of_version_3_loads_with_no_money(tournament, make_teams):
     tournament.event.delete()
     imported = event_import(data=data).tournaments.get()
     assert (imported.entry_fee, imported.payout_percents) == (D(0), "50, 30, 20")
+
+
+def test_a_seeded_playoff_makes_the_standings_a_preview_again(qualified):  # noqa: F811
+    settings(qualified)
+    assert payout_sheet(qualified).final, "qualifying is complete and no playoff is seeded"
+    playoff_seed(tournament=qualified, teams=4)
+    assert not payout_sheet(qualified).final

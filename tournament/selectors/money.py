@@ -111,8 +111,8 @@ class Placement:
 
 def money_placings(tournament: Tournament) -> tuple[list[Placement], bool]:
     """The placings the money is paid by, and whether they are final: the playoff's final placings once
-    every match is decided; without a playoff, the standings once every qualifying round is signed; else
-    the standings so far, for a preview."""
+    every match is decided; without a playoff (none seeded), the standings once every qualifying round is
+    signed; else the standings so far, for a preview."""
     placings = tournament_placings(tournament)
     if placings is not None:
         return [Placement(p.team, p.place, p.shared) for p in placings], True
@@ -123,7 +123,7 @@ def money_placings(tournament: Tournament) -> tuple[list[Placement], bool]:
 
 
 def _qualifying_only_done(tournament: Tournament) -> bool:
-    if PlayoffMatch.objects.filter(tournament=tournament).exists():
+    if PlayoffMatch.objects.filter(tournament=tournament).exists() or tournament.playoff_seeds.exists():
         return False
     complete = (
         Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
