@@ -54,7 +54,7 @@ def percent_check(value, *, field: str = "house_percent") -> Decimal:
         raise ScoringError("A percentage is from 0 to 100.", field=field)
     if percent != percent.quantize(CENT):
         raise ScoringError("A percentage has at most two decimals.", field=field)
-    return percent
+    return percent.quantize(CENT)
 
 
 def payout_percents_parse(text: str) -> tuple[Decimal, ...]:
@@ -75,19 +75,24 @@ def payout_percents_check(percents: Sequence) -> tuple[Decimal, ...]:
     for place, (better, worse) in enumerate(pairwise(checked), start=2):
         if worse > better:
             raise ScoringError(
-                f"Place {place} would get more than place {place - 1} ({worse}% after {better}%): "
+                f"Place {place} would get more than place {place - 1} ({_plain(worse)}% after {_plain(better)}%): "
                 "the percentages may not rise.",
                 field="payout_percents",
             )
     total = sum(checked)
     if total != 100:
-        raise ScoringError(f"The percentages add up to {total}%, not 100%.", field="payout_percents")
+        raise ScoringError(f"The percentages add up to {_plain(total)}%, not 100%.", field="payout_percents")
     return checked
+
+
+def _plain(percent: Decimal) -> str:
+    """A percentage as a person writes it: 50, 12.5."""
+    return format(percent.normalize(), "f")
 
 
 def percents_text(percents: Sequence[Decimal]) -> str:
     """ "50, 30, 20": the stored and displayed form."""
-    return ", ".join(format(percent.normalize(), "f") for percent in percents)
+    return ", ".join(_plain(percent) for percent in percents)
 
 
 def _cents(amount: Decimal) -> int:

@@ -11,6 +11,8 @@ class Pot(models.TextChoices):
     SIDE_POT = "side_pot", "Side pot"
 
 
+# The tournament's money settings (RULES.md, Money), as the services, the forms and the archive name them.
+MONEY_SETTINGS = ("entry_fee", "side_pot_fee", "house_percent", "payout_percents", "side_pot_rule")
 PRIZE_FROM = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
 
 

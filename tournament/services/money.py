@@ -11,7 +11,7 @@ from scoring import ScoringError
 from scoring.money import SidePotRule, amount_check, payout_percents_parse, percent_check, percents_text
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
-from tournament.models.money import PRIZE_FROM
+from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
 from tournament.selectors.money import desk_money, payout_sheet
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.throttle import throttle_check, throttle_clear, throttle_fail
@@ -22,9 +22,6 @@ def _checked(check, *args, **kwargs):
         return check(*args, **kwargs)
     except ScoringError as error:
         raise ServiceError(str(error), field=error.field) from None
-
-
-MONEY_SETTINGS = ("entry_fee", "side_pot_fee", "house_percent", "payout_percents", "side_pot_rule")
 
 
 def _settings(tournament: Tournament) -> dict:

@@ -8,16 +8,15 @@ from decimal import Decimal
 from scoring import ScoringError
 from scoring.money import amount_check, payout_percents_parse, percent_check
 from tournament.models import Payment, Payout, Tournament
+from tournament.models.money import MONEY_SETTINGS
 from tournament.services.archive.schema import MoneyData
 from tournament.services.archive.sheets import refuse, set_times
-
-SETTINGS = ("entry_fee", "side_pot_fee", "house_percent", "payout_percents", "side_pot_rule")
 
 
 def money_export(tournament: Tournament) -> dict:
     payments = tournament.payments.select_related("team").order_by("created_at", "pk")
     payouts = tournament.payouts.select_related("team").order_by("paid_at", "pk")
-    data = {name: getattr(tournament, name) for name in SETTINGS}
+    data = {name: getattr(tournament, name) for name in MONEY_SETTINGS}
     money = MoneyData.model_validate({**data, "payments": list(payments), "payouts": list(payouts)})
     return money.model_dump(mode="json")
 
@@ -37,9 +36,9 @@ def money_import(tournament: Tournament, money: MoneyData | None, path: str, tea
     _checked(f"{path}.side_pot_fee", amount_check, money.side_pot_fee, field="side_pot_fee")
     _checked(f"{path}.house_percent", percent_check, money.house_percent)
     _checked(f"{path}.payout_percents", payout_percents_parse, money.payout_percents)
-    for name in SETTINGS:
+    for name in MONEY_SETTINGS:
         setattr(tournament, name, getattr(money, name))
-    tournament.save(update_fields=list(SETTINGS))
+    tournament.save(update_fields=list(MONEY_SETTINGS))
     for index, entry in enumerate(money.payments):
         where = f"{path}.payments[{index}]"
         if not _checked(f"{where}.amount", amount_check, entry.amount, field="amount"):

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_POST
 
 from tournament import printing, selectors
 from tournament.forms.money import MoneySettingsForm, PaymentForm, PayoutCodeForm, RefundForm
+from tournament.models.money import MONEY_SETTINGS
 from tournament.selectors.money import payout_sheet
 from tournament.services import money
-from tournament.services.money import MONEY_SETTINGS
 from tournament.tables import PayoutExport
 from tournament.views.common import form_action, form_saved, pdf_response, request_actor, run_and_redirect
 from tournament.views.permissions import director_required
