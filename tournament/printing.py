@@ -21,6 +21,7 @@ from django.urls import reverse
 from tournament import selectors
 from tournament.models import Round, Table, Tournament
 from tournament.selectors.bracket_tree import GAP
+from tournament.selectors.money import payout_sheet
 from tournament.selectors.standings import tournament_standings
 
 SPARE_ROWS = 3
@@ -334,3 +335,29 @@ def table_cards_pdf(tournament: Tournament, cards, *, base_url: str) -> bytes:
         printed.append(PrintedCard(card.number, link, segno.make(link, error="m").svg_inline(scale=5, border=2)))
     context = {"tournament": tournament, "event": tournament.event, "cards": printed}
     return pdf_render("print/table_cards.html", context, paper=tournament.paper_size)
+
+
+PAYOUT_COLUMNS = [("Place", 6, False), ("Team", 52, False), ("Amount", 12, True), ("Paid", 6, False)]
+
+
+def payouts_pdf(tournament: Tournament) -> bytes:
+    """The payout sheet for the prize-giving: each place's prize, the side pot's, the house's share."""
+    sheet = payout_sheet(tournament)
+
+    def lines(prizes):
+        return report_lines(
+            PAYOUT_COLUMNS,
+            [
+                [line.label, f"#{line.team.number} {line.team.display_name}", line.amount, "yes" if line.paid else ""]
+                for line in prizes
+            ],
+        )
+
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "sheet": sheet,
+        "prizes": lines(sheet.prizes),
+        "side_prizes": lines(sheet.side_prizes),
+    }
+    return pdf_render("print/payouts.html", context, paper=tournament.paper_size)

@@ -3,6 +3,7 @@
 They are called listings so they are never confused with the card tables of a round.
 """
 
+from dataclasses import dataclass
 from html import escape
 
 import django_tables2 as tables
@@ -14,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django_tables2.export import TableExport
 
 from tournament.models import Team
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.exports import RulingRow
 
 # A spreadsheet reads a cell beginning with one of these as a formula (or the start of one).
@@ -216,7 +218,26 @@ def _penalties(row) -> str:
     return "; ".join(penalty.description for penalty in listed)
 
 
-class HandExport:
+class RowExport:
+    """Plain rows as CSV or XLSX: ``COLUMNS`` names each column and how to read its cell from a row; the
+    cells are made spreadsheet-safe."""
+
+    COLUMNS: tuple = ()
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def response(self, export_format: str, filename: str):
+        dataset = tablib.Dataset(headers=[header for header, _ in self.COLUMNS])
+        for row in self.rows:
+            dataset.append([spreadsheet_safe(cell(row)) for _, cell in self.COLUMNS])
+        content_type = SafeExport.FORMATS[export_format]
+        response = HttpResponse(dataset.export(export_format), content_type=content_type)
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
+class HandExport(RowExport):
     """Every hand of a tournament as recorded and scored, and the rulings on whole rounds, for the CSV and
     XLSX exports. Plain rows rather than a django-tables2 listing, whose per-cell machinery takes seconds
     for the 3,000 hands of a 512-team tournament; the cells are made spreadsheet-safe the same way."""
@@ -239,14 +260,55 @@ class HandExport:
         ("Sheet signed", lambda row: row.table.locked_at.isoformat() if row.table.locked_at else ""),
     )
 
-    def __init__(self, rows):
-        self.rows = rows
 
-    def response(self, export_format: str, filename: str):
-        dataset = tablib.Dataset(headers=[header for header, _ in self.COLUMNS])
-        for row in self.rows:
-            dataset.append([spreadsheet_safe(cell(row)) for _, cell in self.COLUMNS])
-        content_type = SafeExport.FORMATS[export_format]
-        response = HttpResponse(dataset.export(export_format), content_type=content_type)
-        response["Content-Disposition"] = f'attachment; filename="{filename}"'
-        return response
+@dataclass(frozen=True)
+class PayoutLine:
+    """A row of the payout sheet's export: a prize, or a total (no place, no team)."""
+
+    sheet: str
+    pot: str
+    amount: object
+    place: str = ""
+    team_number: object = ""
+    team_name: str = ""
+    paid: str = ""
+    confirmed: str = ""
+
+
+class PayoutExport(RowExport):
+    """The payout sheet: each prize with its place and amount, then the house's share, the refunds and the
+    fees received, so the file balances as the desk does. Amounts are text with cents ("25.00")."""
+
+    COLUMNS = (
+        ("Sheet", lambda row: row.sheet),
+        ("Pot", lambda row: row.pot),
+        ("Place", lambda row: row.place),
+        ("Team", lambda row: row.team_number),
+        ("Team name", lambda row: row.team_name),
+        ("Amount", lambda row: f"{row.amount:.2f}"),
+        ("Paid", lambda row: row.paid),
+        ("Confirmed by the team", lambda row: row.confirmed),
+    )
+
+    @staticmethod
+    def sheet_rows(sheet) -> list[PayoutLine]:
+        kind = "final" if sheet.final else "preview"
+        rows = [
+            PayoutLine(
+                kind,
+                PRIZE_FROM[line.pot],
+                line.amount,
+                line.label,
+                line.team.number,
+                line.team.display_name,
+                line.paid.paid_at.isoformat() if line.paid else "",
+                line.paid.confirmed_at.isoformat() if line.paid and line.paid.confirmed_at else "",
+            )
+            for line in sheet.lines
+        ]
+        totals = (
+            ("House's share", sheet.house),
+            ("Refunds", sheet.desk.refunded),
+            ("Fees received", sheet.desk.received),
+        )
+        return rows + [PayoutLine(kind, name, amount) for name, amount in totals]

@@ -3,7 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.api import api
-from tournament.views import director, offline, public, table, team
+from tournament.views import director, offline, public, table, team, team_money
+from tournament.views.director import money
 
 director_patterns = [
     path("", director.dashboard, name="dashboard"),
@@ -30,6 +31,14 @@ director_patterns = [
     path("t/<slug:slug>/desk/<int:number>/", director.desk_action, name="desk_action"),
     path("t/<slug:slug>/desk/<int:number>/code/", director.team_code_new, name="team_code_new"),
     path("t/<slug:slug>/slips.pdf", director.checkin_slips, name="checkin_slips"),
+    path("t/<slug:slug>/money/", money.money_settings, name="money_settings"),
+    path("t/<slug:slug>/desk/<int:number>/payment/", money.payment_add, name="payment_add"),
+    path("t/<slug:slug>/desk/<int:number>/refund/", money.refund_add, name="refund_add"),
+    path("t/<slug:slug>/payouts/", money.payouts, name="payouts"),
+    path("t/<slug:slug>/payouts/pay/", money.payout_pay, name="payout_pay"),
+    path("t/<slug:slug>/payouts/<int:pk>/confirm/", money.payout_confirm_at_desk, name="payout_confirm"),
+    path("t/<slug:slug>/payouts.pdf", money.payouts_pdf, name="payouts_pdf"),
+    path("t/<slug:slug>/payouts.<str:export_format>", money.payouts_export, name="payouts_export"),
     path("t/<slug:slug>/rounds/new/", director.round_new, name="round_new"),
     path("t/<slug:slug>/rounds/<int:number>/", director.round_detail, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
@@ -80,6 +89,9 @@ urlpatterns = [
     path("my/<int:team_id>/enter/", team.team_enter, name="team_enter"),
     path("my/<int:team_id>/redeal/", team.team_redeal, name="team_redeal"),
     path("my/<int:team_id>/forget/", team.team_forget, name="team_forget"),
+    path(
+        "my/<int:team_id>/prizes/<int:payout_id>/confirm/", team_money.team_payout_confirm, name="team_payout_confirm"
+    ),
     path("table/<slug:secret>/", table.table_page, name="table"),
     path("table/<slug:secret>/first-dealer/", table.first_dealer_set, name="table_first_dealer"),
     path("table/<slug:secret>/hands/", table.hand_add, name="table_hand_add"),

@@ -13,6 +13,7 @@ from tournament.models.events import (
     team_code_typed,
 )
 from tournament.models.log import LogEntry
+from tournament.models.money import Payment, Payout, Pot
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
 from tournament.models.rounds import Round, Seating, Table, TableCard, new_table_secret
 from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
@@ -25,10 +26,13 @@ __all__ = [
     "Hand",
     "HandSubmission",
     "LogEntry",
+    "Payment",
+    "Payout",
     "Penalty",
     "Player",
     "PlayoffMatch",
     "PlayoffSeed",
+    "Pot",
     "Round",
     "Seating",
     "Signature",

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 
 from scoring import RuleSet
+from scoring.money import DEFAULT_PAYOUT_PERCENTS, MAX_FEE, SidePotRule, payout_percents_parse, percents_text
 
 
 class Event(models.Model):
@@ -91,6 +92,19 @@ class Tournament(models.Model):
         help_text="Goes up with every logged change, a hand on an unsigned sheet included: the cached renderings "
         "of the live pages (tables, projector) key on it.",
     )
+    entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0, help_text="Per team.")
+    side_pot_fee = models.DecimalField(
+        max_digits=8, decimal_places=2, default=0, help_text="Per team in the side pot; 0: no side pot."
+    )
+    house_percent = models.DecimalField(
+        max_digits=5, decimal_places=2, default=0, help_text="The house's share of the entry fees, in percent."
+    )
+    payout_percents = models.CharField(
+        max_length=200,
+        default=percents_text(DEFAULT_PAYOUT_PERCENTS),
+        help_text="The prize pool's percentages by final place, best first: they add up to 100 and never rise.",
+    )
+    side_pot_rule = models.CharField(max_length=8, choices=SidePotRule.choices(), default=SidePotRule.PLACING)
 
     class Meta:
         ordering = ["event", "created_at", "pk"]
@@ -99,6 +113,13 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(qualifying_rounds__gte=1, qualifying_rounds__lte=20),
                 name="tournament_qualifying_rounds_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_fee__gte=0, entry_fee__lte=MAX_FEE, side_pot_fee__gte=0, side_pot_fee__lte=MAX_FEE),
+                name="tournament_fees_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(house_percent__gte=0, house_percent__lte=100), name="tournament_house_percent_range"
             ),
         ]
 
@@ -112,6 +133,11 @@ class Tournament(models.Model):
     @property
     def criteria(self) -> list[str]:
         return self.standings_order.split(",")
+
+    @property
+    def percents(self):
+        """The payout percentages by place, as the money engine takes them."""
+        return payout_percents_parse(self.payout_percents)
 
 
 class Player(models.Model):
@@ -157,8 +183,10 @@ class Team(models.Model):
     name = models.CharField(max_length=160, blank=True, help_text="Leave blank for the players' names.")
     city = models.CharField(max_length=120, blank=True)
     players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
-    fee_paid = models.BooleanField(default=False)
-    side_pot = models.BooleanField(default=False)
+    fee_paid = models.BooleanField(
+        default=False, help_text="Entry fee settled; with an entry fee set, the payments recorded decide it."
+    )
+    side_pot = models.BooleanField(default=False, help_text="In the side pot.")
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_team_code, editable=False)

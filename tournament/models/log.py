@@ -55,6 +55,11 @@ class LogEntry(models.Model):
         WRONG_CODE = "wrong_code", "Wrong team code"
         REMOVAL_UNDONE = "removal_undone", "Removal undone"
         CODE_PAUSE_LIFTED = "code_pause_lifted", "Team-code pause lifted"
+        MONEY_SETTINGS = "money_settings", "Money settings changed"
+        PAYMENT = "payment", "Payment received"
+        REFUND = "refund", "Refund"
+        PAYOUT = "payout", "Prize paid"
+        PAYOUT_CONFIRMED = "payout_confirmed", "Prize receipt confirmed"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

@@ -70,6 +70,14 @@ def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) 
 
 
 UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED, LogEntry.Action.CODE_PAUSE_LIFTED}
+# Money is staff-only: no public page shows it, so recording it leaves their cached renderings alone.
+UNSEEN_ACTIONS |= {
+    LogEntry.Action.MONEY_SETTINGS,
+    LogEntry.Action.PAYMENT,
+    LogEntry.Action.REFUND,
+    LogEntry.Action.PAYOUT,
+    LogEntry.Action.PAYOUT_CONFIRMED,
+}
 
 
 # What a table's sheet records before both teams sign it: the tables page and the table's teams show it, the

@@ -9,6 +9,7 @@ from django.db.models import Prefetch
 from scoring import Pair
 from tournament.models import Event, Hand, HandSubmission, LogEntry, Penalty, Signature, Table, Tournament
 from tournament.selectors.placings import tournament_placings
+from tournament.services.archive.money import money_export
 from tournament.services.archive.schema import FORMAT, VERSION
 
 
@@ -111,6 +112,7 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
             ],
             "placings": _placings(tournament),
         },
+        "money": money_export(tournament),
         "teams": [
             {
                 "number": team.number,

@@ -32,6 +32,7 @@ from tournament.models import (
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive import schema
+from tournament.services.archive.money import money_import
 from tournament.services.archive.sheets import (
     TableBuild,
     import_log,
@@ -315,6 +316,7 @@ def _import_tournament(
             refuse(where, f"no team number {number!r} in this tournament")
         return teams[number]
 
+    money_import(tournament, entry.money, f"{path}.money", team)
     for item in entry.announcements:
         announcement = Announcement.objects.create(tournament=tournament, text=item.text, expires_at=item.expires_at)
         set_times(Announcement, announcement.pk, created_at=item.created_at)

@@ -8,16 +8,27 @@ JSON Schema this generates (``manage.py archive_schema``).
 """
 
 import datetime
+from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, Strict, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    PlainSerializer,
+    Strict,
+    StringConstraints,
+)
 
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
-from tournament.models import STANDINGS_ORDERS, LogEntry, Round, Tournament
+from scoring.money import SidePotRule
+from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
 
 FORMAT = "bidwhist-event-archive"
-VERSION = 3
-READS = (1, 2, VERSION)
+VERSION = 4
+READS = (1, 2, 3, VERSION)
 
 
 def text(longest: int, *, needed: bool = False):
@@ -33,7 +44,9 @@ def one_of(*values: str):
     return Literal[values]  # type: ignore[valid-type]
 
 
-Time = Annotated[datetime.datetime, Strict(False)]
+Time = Annotated[
+    datetime.datetime, Strict(False), PlainSerializer(datetime.datetime.isoformat, return_type=str, when_used="json")
+]
 Day = Annotated[datetime.date, Strict(False)]
 Slug = Annotated[str, StringConstraints(pattern=r"^[-a-zA-Z0-9_]+$", max_length=80)]
 SeatName = one_of(*Seat.values())
@@ -42,6 +55,15 @@ PairName = one_of(*Pair.values())
 PairOrNone = one_of("", *Pair.values())
 PlayerId = number(1, 1_000_000)
 TeamNumber = number(1, 9999)
+
+
+def _cents_text(value):
+    """A record's ``Decimal`` amount written as the archive keeps it: a string with cents ("25.00")."""
+    return f"{value:.2f}" if isinstance(value, Decimal) else value
+
+
+Money = Annotated[str, BeforeValidator(_cents_text), StringConstraints(pattern=r"^[0-9]{1,8}\.[0-9]{2}$")]
+TeamOf = Annotated[TeamNumber, BeforeValidator(lambda value: getattr(value, "number", value))]
 
 
 class Part(BaseModel):
@@ -216,6 +238,50 @@ class RoundData(Part):
     tables: list[TableData] = []
 
 
+class Recorded(Part):
+    """A part read straight from its database record (``from_attributes``): its fields are said once, here."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+class PaymentData(Recorded):
+    """Money received from a team at the desk, or refunded to it (a refund has its reason)."""
+
+    team: TeamOf
+    kind: one_of(*Payment.Kind.values)
+    pot: one_of(*Pot.values)
+    amount: Money
+    method: one_of(*Payment.Method.values)
+    reason: text(200) = ""
+    recorded_by: text(150) = ""
+    created_at: Time | None = None
+
+
+class PayoutData(Recorded):
+    """A prize handed to a team, and its confirmation with the team's code."""
+
+    team: TeamOf
+    pot: one_of(*Pot.values)
+    place: Annotated[str, StringConstraints(pattern=r"^(T-)?[0-9]{1,5}$")]
+    amount: Money
+    paid_by: text(150) = ""
+    paid_at: Time | None = None
+    confirmed_at: Time | None = None
+    confirmed_on: text(100) = ""
+
+
+class MoneyData(Recorded):
+    """The tournament's money settings (RULES.md, Money), every payment and refund, and the prizes paid."""
+
+    entry_fee: Money
+    side_pot_fee: Money
+    house_percent: Money
+    payout_percents: text(200, needed=True)
+    side_pot_rule: one_of(*SidePotRule.values())
+    payments: list[PaymentData] = []
+    payouts: list[PayoutData] = []
+
+
 class TournamentData(Part):
     name: text(120, needed=True)
     slug: Slug
@@ -228,6 +294,7 @@ class TournamentData(Part):
     sheet_mode: one_of(*Tournament.SheetMode.values) = Tournament.SheetMode.SIGN.value
     created_at: Time | None = None
     playoff: PlayoffData
+    money: MoneyData | None = None
     teams: list[TeamData] = []
     announcements: list[AnnouncementData] = []
     log: list[LogData] = []
@@ -238,7 +305,7 @@ class Archive(Part):
     """A whole event: its players, its tournaments with every sheet, and every action log."""
 
     format: Literal["bidwhist-event-archive"]
-    version: Literal[1, 2, 3]
+    version: Literal[1, 2, 3, 4]
     event: EventData
     players: list[PlayerData] = []
     log: list[LogData] = []

@@ -12,6 +12,8 @@ from django_tables2 import RequestConfig
 
 from tournament import forms, printing, selectors
 from tournament.errors import ImportRejected
+from tournament.models import Payment, Pot
+from tournament.selectors.money import desk_money
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
@@ -172,12 +174,20 @@ def team_code_new(request, slug, number):
 def desk(request, slug):
     tournament = selectors.tournament_get(slug)
     query = request.GET.get("q", "")
+    found = list(selectors.teams_search(tournament, query))
+    money = desk_money(tournament)
+    for team in found:
+        team.account = money.accounts[team.pk]
     context = {
         "tournament": tournament,
         "event": tournament.event,
-        "teams": selectors.teams_search(tournament, query),
+        "teams": found,
         "query": query,
         "counts": selectors.desk_counts(tournament),
+        "money": money,
+        "charges": tournament.entry_fee > 0 or tournament.side_pot_fee > 0,
+        "methods": Payment.Method.choices,
+        "pots": Pot.choices,
     }
     return render(request, "director/desk.html", context)
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0013_page_cache_table'),
+        ('tournament', '0014_live_version'),
     ]
 
     operations = [

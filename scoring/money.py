@@ -1,0 +1,216 @@
+"""Money (RULES.md, Money): the prize pool, the payouts by final placing, and the side pot.
+
+Amounts are ``Decimal`` with cents, never floats. Shares are worked out in whole cents with exact
+fractions, each rounded down; the cents left over go one at a time from the best place down, so what is
+paid adds up to what there is to pay, to the cent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from itertools import groupby, pairwise
+
+from scoring.errors import ScoringError
+from scoring.words import Term
+
+CENT = Decimal("0.01")
+DEFAULT_PAYOUT_PERCENTS = (Decimal(50), Decimal(30), Decimal(20))
+MAX_FEE = Decimal("10000.00")
+MAX_PAID_PLACES = 32
+
+
+class SidePotRule(Term):
+    PLACING = "placing", "By final placing, with the payout percentages"
+    BOSTONS = "bostons", "In proportion to the Bostons each team made"
+
+
+def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
+    """An amount of money as typed: not negative, whole cents, and not absurdly large."""
+    try:
+        amount = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise ScoringError("Enter an amount such as 25 or 25.50.", field=field) from None
+    if not amount.is_finite():
+        raise ScoringError("Enter an amount such as 25 or 25.50.", field=field)
+    if amount < 0:
+        raise ScoringError("An amount cannot be negative.", field=field)
+    if amount != amount.quantize(CENT):
+        raise ScoringError("An amount is in dollars and cents: at most two decimals.", field=field)
+    if amount > maximum:
+        raise ScoringError(f"{amount:.2f} is more than this can be ({maximum:.2f}); check the amount.", field=field)
+    return amount.quantize(CENT)
+
+
+def percent_check(value, *, field: str = "house_percent") -> Decimal:
+    """A percentage from 0 to 100, at most two decimals."""
+    try:
+        percent = Decimal(str(value).strip())
+    except InvalidOperation:
+        raise ScoringError("Enter a percentage such as 10 or 12.5.", field=field) from None
+    if not percent.is_finite() or percent < 0 or percent > 100:
+        raise ScoringError("A percentage is from 0 to 100.", field=field)
+    if percent != percent.quantize(CENT):
+        raise ScoringError("A percentage has at most two decimals.", field=field)
+    return percent.quantize(CENT)
+
+
+def payout_percents_parse(text: str) -> tuple[Decimal, ...]:
+    """The payout percentages as a director types them ("50, 30, 20"), checked (see ``payout_percents_check``)."""
+    parts = [part for part in text.replace(";", ",").replace("%", "").split(",") if part.strip()]
+    return payout_percents_check([percent_check(part, field="payout_percents") for part in parts])
+
+
+def payout_percents_check(percents: Sequence) -> tuple[Decimal, ...]:
+    """Percentages by place: each above 0, never rising from one place to the next, adding up to 100."""
+    checked = tuple(percent_check(percent, field="payout_percents") for percent in percents)
+    if not checked:
+        raise ScoringError("Give at least one paid place (100 pays the winner everything).", field="payout_percents")
+    if len(checked) > MAX_PAID_PLACES:
+        raise ScoringError(f"At most {MAX_PAID_PLACES} paid places.", field="payout_percents")
+    if any(percent == 0 for percent in checked):
+        raise ScoringError("Every paid place gets more than 0%.", field="payout_percents")
+    for place, (better, worse) in enumerate(pairwise(checked), start=2):
+        if worse > better:
+            raise ScoringError(
+                f"Place {place} would get more than place {place - 1} ({_plain(worse)}% after {_plain(better)}%): "
+                "the percentages may not rise.",
+                field="payout_percents",
+            )
+    total = sum(checked)
+    if total != 100:
+        raise ScoringError(f"The percentages add up to {_plain(total)}%, not 100%.", field="payout_percents")
+    return checked
+
+
+def _plain(percent: Decimal) -> str:
+    """A percentage as a person writes it: 50, 12.5."""
+    return format(percent.normalize(), "f")
+
+
+def percents_text(percents: Sequence[Decimal]) -> str:
+    """ "50, 30, 20": the stored and displayed form."""
+    return ", ".join(_plain(percent) for percent in percents)
+
+
+def _cents(amount: Decimal) -> int:
+    return int((amount / CENT).to_integral_value())
+
+
+def _money(cents: int) -> Decimal:
+    return (Decimal(cents) * CENT).quantize(CENT)
+
+
+def house_share(fees: Decimal, house_percent: Decimal) -> Decimal:
+    """The house's share of the entry fees received, rounded down to the cent, computed once on the total."""
+    return _money(int(Fraction(_cents(fees)) * Fraction(house_percent) / 100))
+
+
+def prize_pool(fees: Decimal, house_percent: Decimal) -> Decimal:
+    """The entry fees received less the house's share."""
+    return fees - house_share(fees, house_percent)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A team in the final placings: ``place`` as ranked (1, 2, 3, 3, 5...), ``number`` its team number."""
+
+    key: Hashable
+    place: int
+    number: int
+
+
+@dataclass(frozen=True)
+class Payout:
+    """What one team is paid; ``place`` among the teams paid from this pot, ``share`` of the pot (exact)."""
+
+    key: Hashable
+    place: int
+    number: int
+    shared: bool
+    share: Fraction
+    amount: Decimal
+
+    @property
+    def label(self) -> str:
+        return f"T-{self.place}" if self.shared else str(self.place)
+
+
+def _pay(pot: Decimal, claims: list[tuple[Placed, bool, Fraction]]) -> list[Payout]:
+    """Pays each claim (a team, whether its place is shared, its exact share of the pot, in the order of
+    the payout): rounded down to the cent, then the cents left over one at a time from the first down."""
+    pot_cents = _cents(pot)
+    floors = [int(pot_cents * share) for _, _, share in claims]
+    left = pot_cents - sum(floors)
+    paid = [index for index, (_, _, share) in enumerate(claims) if share > 0]
+    for index in paid[:left]:
+        floors[index] += 1
+    return [
+        Payout(placed.key, placed.place, placed.number, shared, share, _money(cents))
+        for (placed, shared, share), cents in zip(claims, floors, strict=True)
+    ]
+
+
+def _in_order(placed: Sequence[Placed]) -> list[Placed]:
+    return sorted(placed, key=lambda team: (team.place, team.number))
+
+
+def placing_payouts(pot: Decimal, placed: Sequence[Placed], percents: Sequence[Decimal]) -> list[Payout]:
+    """The pot paid by place: a place shared by k teams covers k positions, and they share equally the
+    sum of those positions' percentages; with fewer teams than paid places the covered percentages are
+    scaled up so the whole pot is paid. Every team placed is listed, with 0 where it is not paid."""
+    ordered = _in_order(placed)
+    if not ordered:
+        return []
+    covered = sum(Fraction(percent) for percent in percents[: len(ordered)])
+    claims = []
+    position = 0
+    for _, group in groupby(ordered, key=lambda team: team.place):
+        teams = list(group)
+        group_percent = sum(Fraction(percent) for percent in percents[position : position + len(teams)])
+        position += len(teams)
+        for team in teams:
+            claims.append((team, len(teams) > 1, group_percent / covered / len(teams)))
+    return _pay(pot, claims)
+
+
+def ranked_among(placed: Sequence[Placed]) -> list[Placed]:
+    """Teams placed among themselves in the order of the final placings (2, 5, 5, 9 becomes 1, 2, 2, 4)."""
+    ordered = _in_order(placed)
+    ranked = []
+    for index, team in enumerate(ordered):
+        same = ranked and ordered[index - 1].place == team.place
+        ranked.append(Placed(team.key, ranked[-1].place if same else index + 1, team.number))
+    return ranked
+
+
+def boston_payouts(pot: Decimal, placed: Sequence[Placed], bostons: dict[Hashable, int]) -> list[Payout]:
+    """The side pot in proportion to the Bostons each side-pot team made (``placed`` are the side-pot
+    teams as they finished); if none made one, to the best-placed side-pot team(s)."""
+    ranked = ranked_among(placed)
+    total = sum(bostons.get(team.key, 0) for team in ranked)
+    if not ranked:
+        return []
+    if total == 0:
+        best = [team for team in ranked if team.place == ranked[0].place]
+        claims = [(team, len(best) > 1, Fraction(1, len(best)) if team in best else Fraction(0)) for team in ranked]
+        return _pay(pot, claims)
+    tied = {place: len(list(group)) > 1 for place, group in groupby(ranked, key=lambda team: team.place)}
+    claims = [(team, tied[team.place], Fraction(bostons.get(team.key, 0), total)) for team in ranked]
+    return _pay(pot, claims)
+
+
+def side_pot_payouts(
+    pot: Decimal,
+    placed: Sequence[Placed],
+    *,
+    rule: SidePotRule,
+    percents: Sequence[Decimal],
+    bostons: dict[Hashable, int],
+) -> list[Payout]:
+    """The side pot (all of it: the house takes no share) among the side-pot teams ``placed``."""
+    if SidePotRule(rule) is SidePotRule.BOSTONS:
+        return boston_payouts(pot, placed, bostons)
+    return placing_payouts(pot, ranked_among(placed), percents)

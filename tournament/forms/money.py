@@ -1,0 +1,54 @@
+"""Money forms: the settings, a payment or refund at the desk, and a team's code confirming a prize.
+
+Amounts are typed as text and checked by the money engine, whose refusal is shown beside the field.
+"""
+
+from django import forms
+
+from scoring.money import SidePotRule
+from tournament.forms.table import CodeInput
+from tournament.models import Payment, Pot
+
+
+class AmountInput(forms.TextInput):
+    """An amount in dollars and cents: a phone shows its number pad with a decimal point."""
+
+    def __init__(self, attrs=None):
+        super().__init__({"inputmode": "decimal", "autocomplete": "off", "size": 8, **(attrs or {})})
+
+
+def amount_field(label: str, **kwargs) -> forms.CharField:
+    return forms.CharField(max_length=16, label=label, widget=AmountInput(), **kwargs)
+
+
+class MoneySettingsForm(forms.Form):
+    entry_fee = amount_field("Entry fee per team", help_text="0 when there is none.")
+    side_pot_fee = amount_field("Side-pot fee per team", help_text="0: no side pot.")
+    house_percent = amount_field("House's share of the entry fees (%)", help_text="0 when the house takes none.")
+    payout_percents = forms.CharField(
+        max_length=200,
+        label="Payout percentages by place",
+        help_text="Best place first, for example “50, 30, 20”: they add up to 100 and never rise.",
+    )
+    side_pot_rule = forms.ChoiceField(
+        choices=SidePotRule.choices(), widget=forms.RadioSelect, label="The side pot is paid"
+    )
+
+
+class PaymentForm(forms.Form):
+    amount = amount_field("Amount received")
+    method = forms.ChoiceField(choices=Payment.Method.choices, label="How")
+    pot = forms.ChoiceField(choices=Pot.choices, label="For")
+
+
+class RefundForm(forms.Form):
+    amount = amount_field("Amount refunded")
+    pot = forms.ChoiceField(choices=Pot.choices, label="Of")
+    method = forms.ChoiceField(choices=Payment.Method.choices, label="How")
+    reason = forms.CharField(max_length=200, label="Why", help_text="Kept in the log.")
+
+
+class PayoutCodeForm(forms.Form):
+    """The winning team's code, typed on its own phone or at the desk, confirming it received its prize."""
+
+    code = forms.CharField(max_length=12, label="Team code", widget=CodeInput())
