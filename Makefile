@@ -37,8 +37,9 @@ run: $(VENV)/.installed
 ## Prints the address phones open, as text and as a QR code; the first run prints the director's password.
 VENUE_DATABASE ?= $(HOME)/whist/venue.sqlite3
 WORKERS ?= 3
+DIRECTOR ?= director
 venue: $(VENV)/.installed
-	$(PY) manage.py venue --port $(PORT) --workers $(WORKERS) --database "$(VENUE_DATABASE)" \
+	$(PY) manage.py venue --port $(PORT) --workers $(WORKERS) --database "$(VENUE_DATABASE)" --username $(DIRECTOR) \
 	  $(if $(filter-out file,$(origin HOST)),--host $(HOST))
 
 ## make test: install what the tests need, lint, and run the whole suite
