@@ -36,8 +36,9 @@ run: $(VENV)/.installed
 ## laptop's LAN address (or HOST=), port PORT, with its own database VENUE_DATABASE (kept between runs).
 ## Prints the address phones open, as text and as a QR code; the first run prints the director's password.
 VENUE_DATABASE ?= $(HOME)/whist/venue.sqlite3
+DIRECTOR ?= director
 venue: $(VENV)/.installed
-	$(PY) manage.py venue --port $(PORT) $(if $(WORKERS),--workers $(WORKERS)) --database "$(VENUE_DATABASE)" \
+	$(PY) manage.py venue --port $(PORT) $(if $(WORKERS),--workers $(WORKERS)) --database "$(VENUE_DATABASE)" --username $(DIRECTOR) \
 	  $(if $(filter-out file,$(origin HOST)),--host $(HOST))
 
 ## make test: install what the tests need, lint, and run the whole suite

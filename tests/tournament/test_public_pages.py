@@ -2,6 +2,7 @@ import re
 
 import pytest
 from django.db import connection
+from django.templatetags.static import static
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -100,7 +101,7 @@ def test_the_tournament_home_shows_current_announcements(client, played):
 def test_live_pages_refresh_themselves_while_a_round_is_played(client, played):
     html = client.get(reverse("public:standings", args=[played.slug])).content.decode()
     fragment = reverse("public:standings_fragment", args=[played.slug])
-    assert f'hx-get="{fragment}" hx-trigger="every 20s"' in html and "django_htmx/htmx-2.min.js" in html
+    assert f'hx-get="{fragment}" hx-trigger="every 20s"' in html and static("django_htmx/htmx-2.min.js") in html
     assert "Player" in client.get(fragment).content.decode(), "the fragment it fetches is the standings"
 
 

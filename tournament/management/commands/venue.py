@@ -109,4 +109,6 @@ class Command(BaseCommand):
         raise CommandError(f"gunicorn stopped serving on {host}:{port} (exit status {status}; its message is above).")
 
     def say(self, text):
+        """A line for the director, shown at once even when the output goes to a pipe or a log."""
         self.stdout.write(f"== {text}")
+        self.stdout.flush()
