@@ -70,7 +70,7 @@ def venue_event(transactional_db, tournament, make_teams, sheet):
 def addresses(tournament, tables, cards) -> list[str]:
     team = tournament.teams.order_by("number").first()
     values = {"slug": tournament.slug, "event_slug": tournament.event.slug, "number": 1, "team_id": team.pk}
-    values.update(sequence=1, penalty_id=1)
+    values.update(sequence=1, penalty_id=1, payout_id=1)
     found = []
     for name, arguments in public_and_table_routes():
         if name == "table_card":
