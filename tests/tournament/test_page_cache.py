@@ -207,3 +207,19 @@ def test_the_api_is_compressed_and_answered_from_the_cache(playing):
     again = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
     assert again["Cache-Status"] == "whist; hit" and again.content == first.content
     assert client.get(path).json() == json.loads(gzip.decompress(first.content))
+
+
+def test_an_order_the_standings_do_not_have_never_changes_the_kept_page(playing):
+    tournament, _ = playing
+    path = reverse("public:standings", args=[tournament.slug])
+
+    def html(query) -> str:
+        response = Client().get(path, query, HTTP_ACCEPT_ENCODING="gzip")
+        return gzip.decompress(response.content).decode()
+
+    first = html({"sort": "-team,place"})
+    default = html({})
+    assert first == default, "an order outside the listing's columns shows (and keeps) the standings' own order"
+    by_team = html({"sort": "-team"})
+    assert by_team.index('id="team-4"') < by_team.index('id="team-1"') and by_team != default
+    assert html({}) == default, "the default page keeps its own order"

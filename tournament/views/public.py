@@ -46,10 +46,21 @@ def tournament_home(request, slug):
     return render(request, "public/tournament.html", context)
 
 
+def _standings_order(request) -> str:
+    """The order asked for (?sort=), if it is one the standings have; else their own order ("")."""
+    order = request.GET.get("sort", "")
+    return order if order in StandingsListing.orders() else ""
+
+
 def _standings_listing(request, tournament, link_teams=True):
-    listing = StandingsListing(tournament_standings(tournament), tournament=tournament, link_teams=link_teams)
-    RequestConfig(request, paginate=False).configure(listing)
-    return listing
+    """The standings in the order asked for; nothing else of the query string changes them (the cached page
+    is keyed on that order alone)."""
+    return StandingsListing(
+        tournament_standings(tournament),
+        tournament=tournament,
+        link_teams=link_teams,
+        order_by=_standings_order(request) or None,
+    )
 
 
 def _standings_context(request, tournament, **extra):
@@ -69,8 +80,8 @@ def _standings_parameters(request, tournament) -> str | None:
     """The standings vary by their order only; a jump to a team (a redirect) and exports bypass the cache."""
     if "team" in request.GET:
         return None
-    order = request.GET.get("sort", "")
-    return f"sort={order}" if order in StandingsListing.orders() else ""
+    order = _standings_order(request)
+    return f"sort={order}" if order else ""
 
 
 @public_page(vary=_standings_parameters)
