@@ -126,8 +126,9 @@ def registration_clashes(tournament: Tournament, players: Sequence[PlayerEntry],
     if number is not None and tournament.teams.filter(number=number).exists():
         clashes.append(f"Team number {number} is taken in this tournament.")
     for entry in (entry.cleaned() for entry in players):
-        if not entry.name:
-            continue
+        unstorable = any(text_problem(getattr(entry, part), part, PLAYER_LIMITS[part]) for part in ("name", "city"))
+        if not entry.name or unstorable:
+            continue  # already refused as typed; a database would refuse to look it up (PostgreSQL and NUL)
         membership = (
             TeamMember.objects.filter(
                 tournament=tournament, player__name__iexact=entry.name, player__city__iexact=entry.city
