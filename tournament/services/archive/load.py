@@ -200,11 +200,11 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
     renewed: list[str] = []
 
     _secrets_check(archive, as_copy)
-    entries: dict[int, Player] = {}
+    players: dict[int, Player] = {}
     seen_names = {}
     for index, entry in enumerate(archive.players):
         path = f"players[{index}]"
-        if entry.id in entries:
+        if entry.id in players:
             refuse(f"{path}.id", f"player id {entry.id} is used twice")
         name = entry.name.strip()
         if not name:
@@ -213,9 +213,8 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
         if key in seen_names:
             refuse(path, f"the same player as {seen_names[key]}")
         seen_names[key] = path
-        entries[entry.id] = Player(event=event, name=name, city=entry.city, phone=entry.phone)
-    Player.objects.bulk_create(entries.values())
-    players: dict[int, Player] = entries
+        players[entry.id] = Player(event=event, name=name, city=entry.city, phone=entry.phone)
+    Player.objects.bulk_create(players.values())
 
     def player(value, path):
         if value not in players:
@@ -239,8 +238,10 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
     return ImportReport(event=event, new_codes=renewed)
 
 
-def _import_teams(tournament: Tournament, entries, path: str, player, as_copy, renewed: list[str]) -> dict:
-    """The tournament's teams and their members, in a fixed number of queries."""
+def _import_teams(
+    tournament: Tournament, entries, path: str, player, as_copy, renewed: list[str]
+) -> tuple[dict[int, Team], dict[int, set[int]]]:
+    """The tournament's teams by number and their players' pks by team pk, in a fixed number of queries."""
     placed: dict[int, str] = {}
     numbers: set[int] = set()
     members_of = []

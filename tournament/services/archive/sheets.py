@@ -233,15 +233,17 @@ def tables_store(builds: list[TableBuild]) -> None:
 
 
 def times_store(model, name: str, values: list[tuple[int, object]]) -> None:
-    """Keep the archived times (``(pk, time)``) that creating the records replaced with now: one UPDATE of
-    a few hundred rows each, where ``bulk_update`` would build a CASE for every row in Python."""
+    """Keep the archived times (``(pk, time)``) that creating the records replaced with now: one UPDATE
+    (SQLite: of 499 rows each, its limit of values), where ``bulk_update`` would build a CASE for every row
+    in Python."""
     table = connection.ops.quote_name(model._meta.db_table)
     column = connection.ops.quote_name(model._meta.get_field(name).column)
     adapt = connection.ops.adapt_datetimefield_value
     cast = "::timestamptz" if connection.vendor == "postgresql" else ""
+    size = (connection.features.max_query_params or 60_000) // 2
     with connection.cursor() as cursor:
-        for start in range(0, len(values), 400):
-            batch = values[start : start + 400]
+        for start in range(0, len(values), size):
+            batch = values[start : start + size]
             rows = ", ".join([f"(%s, %s{cast})"] * len(batch))
             cursor.execute(
                 f"UPDATE {table} SET {column} = v.column2 FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
