@@ -102,24 +102,14 @@ def desk_money(tournament: Tournament, teams: list[Team] | None = None) -> DeskM
     )
 
 
-@dataclass(frozen=True)
-class Placement:
-    team: Team
-    place: int
-    shared: bool
-
-
-def money_placings(tournament: Tournament) -> tuple[list[Placement], bool]:
-    """The placings the money is paid by, and whether they are final: the playoff's final placings once
+def money_placings(tournament: Tournament) -> tuple[list[tuple[Team, int]], bool]:
+    """The placings (team, place) the money is paid by, and whether they are final: the playoff's final placings once
     every match is decided; without a playoff (none seeded), the standings once every qualifying round is
     signed; else the standings so far, for a preview."""
     placings = tournament_placings(tournament)
     if placings is not None:
-        return [Placement(p.team, p.place, p.shared) for p in placings], True
-    rows = tournament_standings(tournament)
-    return [Placement(row.team, row.place, row.label.startswith("T-")) for row in rows], _qualifying_only_done(
-        tournament
-    )
+        return [(p.team, p.place) for p in placings], True
+    return [(row.team, row.place) for row in tournament_standings(tournament)], _qualifying_only_done(tournament)
 
 
 def _qualifying_only_done(tournament: Tournament) -> bool:
@@ -239,7 +229,7 @@ def payout_sheet(tournament: Tournament) -> PayoutSheet:
     pool = entry_net - house
     placements, final = money_placings(tournament)
     by_pk = {team.pk: team for team in teams}
-    placed = [Placed(p.team.pk, p.place, p.team.number) for p in placements]
+    placed = [Placed(team.pk, place, team.number) for team, place in placements]
     percents = tournament.percents
     payouts = list(Payout.objects.filter(tournament=tournament).select_related("team"))
     paid = {(payout.pot, payout.team_id): payout for payout in payouts}
