@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tournament.errors import ServiceError
-from tournament.models import Table, Tournament
+from tournament.models import Payout, Pot, Table, Tournament
 from tournament.services import sheets
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create
@@ -24,6 +24,7 @@ NOT_REFUSED = {
     "round_live_fragment", "event_archive", "home", "standings", "standings_fragment", "draw", "draw_fragment",
     "team", "bracket", "bracket_fragment", "projector", "team_page", "team_forget", "table", "table_hand_check",
     "table_history", "table_card", "service_worker", "login", "logout", "team_code_new", "announcement_remove",
+    "code_pauses", "payouts", "payouts_pdf", "payouts_export",
 }  # fmt: skip
 
 
@@ -178,7 +179,16 @@ def team_cases(tournament, client):
             page + "redeal/",
             {"redeal-version": version(busy), "redeal-dealer": "S", "redeal-redeal_reason": "misdeal"},
         ),
+        "team_payout_confirm": (
+            reverse("team_payout_confirm", args=[team.pk, prize(team).pk]),
+            {"code": busy.team_at("EW").code},
+        ),
     }
+
+
+def prize(team):
+    """A prize handed to ``team`` (as the payout sheet would have it), not yet confirmed."""
+    return Payout.objects.create(tournament=team.tournament, team=team, pot=Pot.ENTRY, place="1", amount="10.00")
 
 
 def director_cases(tournament, client):
@@ -258,6 +268,30 @@ def director_cases(tournament, client):
         "playoffs_swap": (reverse("director:playoffs_swap", args=[slug]), {"seed_a": "1", "seed_b": "2"}),
         "playoffs_publish": (reverse("director:playoffs_publish", args=[slug]), {}),
         "playoffs_reseed": (reverse("director:playoffs_reseed", args=[slug]), {}),
+        "code_pause_lift": (reverse("director:code_pause_lift"), {"pause": "999999"}),
+        "money_settings": (
+            reverse("director:money_settings", args=[slug]),
+            {
+                "entry_fee": "100",
+                "side_pot_fee": "0",
+                "house_percent": "0",
+                "payout_percents": "50, 30",
+                "side_pot_rule": "placing",
+            },
+        ),
+        "payment_add": (
+            reverse("director:payment_add", args=[slug, team.number]),
+            {"amount": "-5", "method": "cash", "pot": "entry"},
+        ),
+        "refund_add": (
+            reverse("director:refund_add", args=[slug, team.number]),
+            {"amount": "50", "pot": "entry", "method": "cash", "reason": "Left early"},
+        ),
+        "payout_pay": (reverse("director:payout_pay", args=[slug]), {"team": "1", "pot": "entry"}),
+        "payout_confirm": (
+            reverse("director:payout_confirm", args=[slug, prize(team).pk]),
+            {"code": tournament.teams.get(number=2).code},
+        ),
     }
 
 
@@ -278,7 +312,7 @@ TABLE_CASES = [
     "table_dispute",
     "table_settle",
 ]
-TEAM_CASES = ["team_open", "team_sign", "team_accept", "team_enter", "team_redeal"]
+TEAM_CASES = ["team_open", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm"]
 DIRECTOR_CASES = [
     "lockout_remove",
     "event_create",
@@ -303,6 +337,12 @@ DIRECTOR_CASES = [
     "playoffs_swap",
     "playoffs_publish",
     "playoffs_reseed",
+    "code_pause_lift",
+    "money_settings",
+    "payment_add",
+    "refund_add",
+    "payout_pay",
+    "payout_confirm",
 ]
 
 
@@ -320,7 +360,7 @@ def url_names(patterns=None, namespace="") -> set[str]:
 def test_every_view_that_takes_a_post_is_walked():
     """A view added to the app is walked here, or said to be one nobody's refusal can come from."""
     walked = {name.split(" ")[0] for name in TABLE_CASES + TEAM_CASES + DIRECTOR_CASES}
-    walked |= {"table_hand_sync", "table_hand_preview", "table_penalty_remove"}
+    walked |= {"table_hand_sync", "table_hand_preview", "table_hand_edit_preview", "table_penalty_remove"}
     assert url_names() - NOT_REFUSED - walked == set()
 
 
@@ -358,6 +398,9 @@ def test_the_queue_and_the_preview_are_told_the_reason(client, field, refusals):
     assert answer["status"] == "refused" and answer["message"] == refusals[-1]
     fragment = client.post(reverse("table_hand_preview", args=[busy.secret]), hand).content.decode()
     assert text_of(refusals[-1]) in text_of(fragment)
+    edit = {"hand-version": version(busy), "hand-dealer": "N", "hand-bidder": "N", "hand-bid": "3:high"}
+    changed = client.post(reverse("table_hand_edit_preview", args=[busy.secret, 1]), {**edit, "hand-books": "12"})
+    assert "This hand: North–South 6, East–West 0 (made)" in text_of(changed.content.decode())
 
 
 def test_a_refusal_for_a_form_the_sheet_does_not_draw_is_said_above_the_entry(client, field, sheet):

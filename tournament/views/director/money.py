@@ -2,11 +2,9 @@
 screen, as a PDF for the prize-giving, as CSV or XLSX), prizes paid and confirmed at the desk."""
 
 from functools import partial
-from urllib.parse import urlencode
 
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament import printing, selectors
@@ -15,7 +13,16 @@ from tournament.models.money import MONEY_SETTINGS
 from tournament.selectors.money import payout_sheet
 from tournament.services import money
 from tournament.tables import PayoutExport
-from tournament.views.common import form_action, form_saved, pdf_response, request_actor, run_and_redirect
+from tournament.views.common import (
+    form_action,
+    form_saved,
+    pdf_response,
+    refusal_say,
+    request_actor,
+    run_and_redirect,
+    service_run,
+)
+from tournament.views.director.teams import back_to_desk
 from tournament.views.permissions import director_required
 
 
@@ -31,25 +38,16 @@ def money_settings(request, slug):
     return render(request, "director/form.html", {**context, "event": tournament.event})
 
 
-def _back_to_desk(request, tournament, number) -> HttpResponseRedirect:
-    query = request.POST.get("q", "")
-    search = f"?{urlencode({'q': query})}" if query else ""
-    return HttpResponseRedirect(f"{reverse('director:desk', args=[tournament.slug])}{search}#team-{number}")
-
-
 def _desk_money_action(request, slug, number, form_class, service, done):
     tournament = selectors.tournament_get(slug)
     team = get_object_or_404(tournament.teams, number=number)
-    form_action(
-        request,
-        form_class(request.POST),
-        partial(service, team=team, actor=request_actor(request)),
-        done=done(team),
-        invalid="Fill in the amount (and, for a refund, why).",
-        to="director:desk",
-        slug=slug,
-    )
-    return _back_to_desk(request, tournament, number)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        refusal_say(request, "Fill in the amount (and, for a refund, why).")
+        return back_to_desk(request, tournament, number, done=False)
+    record = partial(service, team=team, actor=request_actor(request), **form.cleaned_data)
+    ran = service_run(request, record, done(team))
+    return back_to_desk(request, tournament, number, done=ran.done)
 
 
 @require_POST

@@ -217,9 +217,12 @@ def desk_action(request, slug, number):
         changes, said = DESK_ACTIONS[action]
         update = partial(teams.team_desk_update, team=team, **changes, actor=request_actor(request))
         done = service_run(request, update, said.format(n=team.number)).done
+    return back_to_desk(request, tournament, team.number, done=done)
+
+
+def back_to_desk(request, tournament, number: int, *, done: bool) -> HttpResponseRedirect:
+    """The desk, with the search kept: at the team's line when done, else at the top where the refusal is."""
     back = reverse("director:desk", args=[tournament.slug])
     query = request.POST.get("q", "")
     search = f"?{urlencode({'q': query})}" if query else ""
-    if not done:
-        return HttpResponseRedirect(f"{back}{search}")
-    return HttpResponseRedirect(f"{back}{search}#team-{team.number}")
+    return HttpResponseRedirect(f"{back}{search}#team-{number}" if done else f"{back}{search}")
