@@ -65,7 +65,7 @@ class Statistics:
     def by_bid(self) -> list[tuple[int, str, int, int]]:
         """(level, kind, made, set) for every bid played, by level then kind."""
         played = sorted(set(self.made) | set(self.set), key=lambda bid: (bid[0], list(BidKind).index(BidKind(bid[1]))))
-        return [(level, kind, self.made.get(bid, 0), self.set.get(bid, 0)) for bid in played for level, kind in [bid]]
+        return [(*bid, self.made.get(bid, 0), self.set.get(bid, 0)) for bid in played]
 
     def add(self, other: Statistics) -> None:
         self.hands += other.hands

@@ -13,12 +13,14 @@ from tournament.models.events import (
     team_code_typed,
 )
 from tournament.models.log import LogEntry
+from tournament.models.persons import HIDDEN_NAME, Person, PersonRating, Series, SeriesTournament
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
 from tournament.models.rounds import Round, Seating, Table, TableCard, new_table_secret
 from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
 from tournament.models.throttle import Throttle
 
 __all__ = [
+    "HIDDEN_NAME",
     "STANDINGS_ORDERS",
     "Announcement",
     "Event",
@@ -26,11 +28,15 @@ __all__ = [
     "HandSubmission",
     "LogEntry",
     "Penalty",
+    "Person",
+    "PersonRating",
     "Player",
     "PlayoffMatch",
     "PlayoffSeed",
     "Round",
     "Seating",
+    "Series",
+    "SeriesTournament",
     "Signature",
     "Table",
     "TableCard",

@@ -114,6 +114,14 @@ class Player(models.Model):
     name = models.CharField(max_length=120)
     city = models.CharField(max_length=120, blank=True, help_text="City or club.")
     phone = models.CharField(max_length=40, blank=True)
+    person = models.ForeignKey(
+        "tournament.Person",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        help_text="The person across events, as the director linked them.",
+    )
 
     class Meta:
         ordering = ["name"]
