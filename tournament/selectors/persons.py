@@ -4,8 +4,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q, QuerySet
-from django.db.models.functions import Lower
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Value
+from django.db.models.functions import Lower, Replace
 from django.http import Http404
 
 from scoring.rating import Rating
@@ -29,6 +29,17 @@ def phone_digits(phone: str) -> str:
     return re.sub(r"\D", "", phone or "")
 
 
+PHONE_PUNCTUATION = " -().+/"
+
+
+def _phone_digits_sql():
+    """A phone without the punctuation people type, in SQL (SQLite has no regular expression replace)."""
+    expression = F("phone")
+    for mark in PHONE_PUNCTUATION:
+        expression = Replace(expression, Value(mark), Value(""))
+    return expression
+
+
 @dataclass
 class LinkRow:
     player: Player
@@ -50,10 +61,15 @@ def event_link_rows(event: Event) -> list[LinkRow]:
     by_name = defaultdict(list)
     for person in Person.objects.annotate(lower_name=Lower("name")).filter(lower_name__in=names):
         by_name[(person.lower_name, person.city.lower())].append(person)
-    phones = {phone for player in waiting for phone in (player.phone.strip(), phone_digits(player.phone)) if phone}
+    phones = {phone_digits(player.phone) for player in waiting} - {""}
     by_phone = defaultdict(list)
     for other in (
-        Player.objects.filter(person__isnull=False, phone__in=phones).exclude(event=event).select_related("person")
+        Player.objects.filter(person__isnull=False)
+        .exclude(phone="")
+        .annotate(digits=_phone_digits_sql())
+        .filter(digits__in=phones)
+        .exclude(event=event)
+        .select_related("person")
     ):
         by_phone[phone_digits(other.phone)].append(other.person)
     suggested = {person.pk for found in (*by_name.values(), *by_phone.values()) for person in found}

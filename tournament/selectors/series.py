@@ -1,6 +1,5 @@
 """A series' standings: each person's points over the series' tournaments, whoever their partner was."""
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -32,6 +31,7 @@ class SeriesRow:
     linked: bool
     points: dict[int, Fraction] = field(default_factory=dict)
     place: str = ""
+    cells: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> Fraction:
@@ -86,23 +86,34 @@ def series_standings_of(series: Series) -> SeriesStandings:
     for entry in ordered:
         row = rows[entry.key]
         row.place = entry.label
+        row.cells = [row.points_in(tournament_id) for tournament_id in ids]
         result.append(row)
     return SeriesStandings(series, tournaments, result)
 
 
-def person_series_points(person_teams: dict[int, int]) -> list[tuple[Series, Fraction, int]]:
-    """(series, the person's total, tournaments counted) for every series holding one of the person's
-    tournaments; ``person_teams`` maps each tournament id the person played to their team id."""
+@dataclass
+class SeriesTotal:
+    series: Series
+    points: Fraction = Fraction(0)
+    tournaments: int = 0
+
+    @property
+    def points_text(self) -> str:
+        return points_text(self.points)
+
+
+def person_series_points(person_teams: dict[int, int]) -> list[SeriesTotal]:
+    """The person's total in every series holding one of their tournaments; ``person_teams`` maps each
+    tournament id the person played to their team id."""
     entries = SeriesTournament.objects.filter(tournament_id__in=list(person_teams)).select_related("series")
     outcomes = team_outcomes(person_teams)
-    totals: dict[int, list] = defaultdict(lambda: [None, Fraction(0), 0])
+    totals: dict[int, SeriesTotal] = {}
     for entry in entries.order_by("series__name", "tournament_id"):
+        total = totals.setdefault(entry.series_id, SeriesTotal(entry.series))
+        total.tournaments += 1
         outcome = outcomes.get(person_teams[entry.tournament_id])
-        total = totals[entry.series_id]
-        total[0] = entry.series
-        total[2] += 1
         if outcome is not None:
-            total[1] += tournament_points(
+            total.points += tournament_points(
                 entry.series.points, finish=outcome.finish, qualifying_wins=outcome.qualifying_wins
             )
-    return [tuple(total) for total in totals.values()]
+    return list(totals.values())
