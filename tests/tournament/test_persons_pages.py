@@ -139,7 +139,9 @@ def test_the_statistics_page_names_the_awards(client, table, sheet):
     assert "Statistics and awards" in page
 
 
-@pytest.mark.parametrize("page", ["statistics", "series", "person", "link", "persons"])
+@pytest.mark.parametrize(
+    "page", ["statistics", "series", "person", "link", "persons", "api-series", "api-person", "api-statistics"]
+)
 def test_the_pages_cost_the_same_at_8_and_512_teams(client, director, event, big_field, page):
     counts = []
     for size in (8, 512):
@@ -161,6 +163,12 @@ def test_the_pages_cost_the_same_at_8_and_512_teams(client, director, event, big
             address = reverse("public:series", args=[found.slug])
         elif page == "person":
             address = reverse("public:person", args=[someone.pk])
+        elif page == "api-series":
+            address = f"/api/v1/series/{found.slug}"
+        elif page == "api-person":
+            address = f"/api/v1/persons/{someone.pk}"
+        elif page == "api-statistics":
+            address = f"/api/v1/tournaments/{tournaments[0].slug}/statistics"
         elif page == "link":
             client.force_login(director)
             address = reverse("director:event_persons", args=[own.slug])

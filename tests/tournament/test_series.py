@@ -158,3 +158,34 @@ def test_an_unsigned_table_counts_for_nothing(table, sheet):
     sheet.full_round(table)
     result = tournament_statistics(table.round.tournament)
     assert result.rows == [] and result.awards == []
+
+
+def test_the_api_answers_series_persons_and_statistics(client, spring, fall):
+    _link_everyone()
+    series = series_create(name="Tour")
+    series_tournament_add(series=series, tournament=spring)
+    series_tournament_add(series=series, tournament=fall)
+    answer = client.get(f"/api/v1/series/{series.slug}").json()
+    assert answer["points_table"] == {"champion": 6, "runner_up": 3, "semifinalist": 1, "qualifying_win": 0.5}
+    first = answer["standings"][0]
+    assert (first["label"], first["name"], first["points"]) == ("1", "Player 0a", 7.5)
+    assert [entry["points"] for entry in first["by_tournament"]] == [6.5, 1.0]
+    assert [row["label"] for row in answer["standings"][4:6]] == ["T-5", "T-5"]
+
+    person = Person.objects.get(name="Player 0a")
+    record = client.get(f"/api/v1/persons/{person.pk}").json()
+    assert [(t["tournament"], t["placing"]) for t in record["tournaments"]] == [
+        (fall.slug, ""),
+        (spring.slug, "Champion"),
+    ]
+    assert record["series"] == [{"series": series.slug, "points": 7.5, "tournaments": 2}]
+    # Four hands a round: spring's round 1, semifinal and final, and fall's two rounds.
+    assert record["statistics"]["hands"] == 4 * 5 and "phone" not in str(record)
+    person_update(person=person, hidden=True)
+    assert client.get(f"/api/v1/persons/{person.pk}").status_code == 404
+    hidden = client.get(f"/api/v1/series/{series.slug}").json()["standings"][0]
+    assert (hidden["name"], hidden["person"]) == ("a player", None)
+
+    stats = client.get(f"/api/v1/tournaments/{spring.slug}/statistics").json()
+    assert {team["number"]: team["statistics"]["hands"] for team in stats["teams"]}[1] == 4 * 3
+    assert stats["minimum_bids"] == 5 and stats["awards"]
