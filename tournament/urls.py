@@ -69,6 +69,7 @@ director_patterns = [
         name="series_tournament_remove",
     ),
     path("series/<slug:slug>/standings.pdf", persons.series_pdf, name="series_pdf"),
+    path("t/<slug:slug>/ratings/", persons.tournament_ratings, name="tournament_ratings"),
 ]
 
 public_patterns = [

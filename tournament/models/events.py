@@ -81,6 +81,11 @@ class Tournament(models.Model):
         default=2, help_text="In this many first rounds, draws keep teams of one city or club apart where possible."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    rating_breaks_ties = models.BooleanField(
+        default=False,
+        help_text="Teams level on every standings criterion are ranked by their players' ratings, as a last "
+        "criterion (off unless the director chooses it).",
+    )
     results_version = models.PositiveBigIntegerField(
         default=0, help_text="Goes up with every logged change: the public pages' cached renderings key on it."
     )

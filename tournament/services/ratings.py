@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from scoring import Pair
 from scoring.rating import RatedMeeting, rate_history
-from tournament.models import LogEntry, PersonRating, Seating, TeamMember
+from tournament.models import LogEntry, PersonRating, Seating, TeamMember, Tournament
 from tournament.services.log import Actor, actor_of, log_write
 
 ROUND_ORDER = (
@@ -80,3 +80,22 @@ def ratings_recompute(*, actor: Actor | None = None) -> int:
         summary=f"Ratings recomputed from every signed round: {len(stored)} person(s) rated",
     )
     return len(stored)
+
+
+@transaction.atomic
+def tournament_rating_tie_break(*, tournament: Tournament, on: bool, actor: Actor | None = None) -> Tournament:
+    """Use (or stop using) the players' ratings as the last standings criterion; never on by default."""
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
+    if tournament.rating_breaks_ties == on:
+        return tournament
+    tournament.rating_breaks_ties = on
+    tournament.save(update_fields=["rating_breaks_ties"])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.TOURNAMENT_CHANGED,
+        summary=f"Ratings {'now break' if on else 'no longer break'} ties in the standings of {tournament.name}",
+        tournament=tournament,
+        before={"rating_breaks_ties": not on},
+        after={"rating_breaks_ties": on},
+    )
+    return tournament

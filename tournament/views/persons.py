@@ -209,3 +209,22 @@ def statistics(request, tournament):
     """Every team's bids, Bostons, points per hand and reneges over signed tables, and the event's awards."""
     context = {"tournament": tournament, "event": tournament.event, "result": tournament_statistics(tournament)}
     return render(request, "public/statistics.html", context)
+
+
+@director_required
+def tournament_ratings(request, slug):
+    """Whether the players' ratings break ties in this tournament's standings (seeding round 1 is a choice
+    of the draw)."""
+    tournament = selectors.tournament_get(slug)
+    if request.method == "POST":
+        return run_and_redirect(
+            request,
+            lambda: ratings.tournament_rating_tie_break(
+                tournament=tournament, on=request.POST.get("on") == "1", actor=request_actor(request)
+            ),
+            lambda t: "Ratings now break ties." if t.rating_breaks_ties else "Ratings no longer break ties.",
+            "director:tournament_ratings",
+            slug=tournament.slug,
+        )
+    context = {"tournament": tournament, "event": tournament.event}
+    return render(request, "director/tournament_ratings.html", context)
