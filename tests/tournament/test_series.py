@@ -189,3 +189,37 @@ def test_the_api_answers_series_persons_and_statistics(client, spring, fall):
     stats = client.get(f"/api/v1/tournaments/{spring.slug}/statistics").json()
     assert {team["number"]: team["statistics"]["hands"] for team in stats["teams"]}[1] == 4 * 3
     assert stats["minimum_bids"] == 5 and stats["awards"]
+
+
+def test_two_events_from_archives_linked_by_the_director_give_the_series(client, director, spring, fall):
+    """Both events go out as archives and come back into an empty database; the director links the players
+    from the suggestions on each event's page; the series standing is the one counted by hand above."""
+    from django.urls import reverse
+
+    from tournament.models import Event
+    from tournament.services.archive import event_export, event_import
+
+    archives = [event_export(tournament.event) for tournament in (spring, fall)]
+    Event.objects.all().delete()
+    assert not Player.objects.exists()
+    imported = [event_import(data=archive) for archive in archives]
+    assert not Person.objects.exists(), "an import links nobody by itself"
+
+    client.force_login(director)
+    for event in imported:
+        for player in Player.objects.filter(event=event).order_by("pk"):
+            suggestions = list(Person.objects.filter(name=player.name))
+            address = reverse("director:event_person_link", args=[event.slug])
+            client.post(address, {"player": player.pk, "person": suggestions[0].pk if suggestions else ""})
+    assert Player.objects.filter(person__isnull=True).count() == 0
+    assert Person.objects.count() == 18, "16 spring players, and fall's New Guy and Other Guy"
+
+    series = series_create(name="From archives")
+    for event in imported:
+        series_tournament_add(series=series, tournament=event.tournaments.get())
+    top = [(row.place, row.name, row.total) for row in series_standings_of(series).rows[:3]]
+    assert top == [
+        ("1", "Player 0a", Fraction(15, 2)),
+        ("2", "Player 0b", Fraction(13, 2)),
+        ("3", "Player 2a", Fraction(9, 2)),
+    ]
