@@ -10,7 +10,7 @@ from django.http import Http404
 
 from scoring.rating import Rating
 from scoring.statistics import Statistics
-from tournament.models import Event, LogEntry, Person, PersonRating, Player, TeamMember
+from tournament.models import HIDDEN_NAME, Event, LogEntry, Person, PersonRating, Player, TeamMember
 from tournament.selectors.outcomes import Outcome, team_outcomes
 from tournament.selectors.series import person_series_points
 from tournament.selectors.statistics import person_statistics
@@ -160,7 +160,7 @@ def person_page(person: Person) -> PersonPage:
         if partner is None:
             name, partner_id = "", None
         elif partner_person is not None and partner_person.hidden:
-            name, partner_id = "a player", None
+            name, partner_id = HIDDEN_NAME, None
         else:
             name, partner_id = partner.player.name, partner_person.pk if partner_person else None
         rows.append(PersonTournament(member, name, partner_id, outcomes.get(member.team_id, Outcome())))

@@ -101,9 +101,8 @@ def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) ->
     hidden if either was: a request to stay off the public pages is never lost."""
     if keep.pk == merge.pk:
         raise ServiceError("Choose two different persons to merge.", field="merge")
-    first, second = sorted([keep, merge], key=lambda person: person.pk)
-    _person_locked(first), _person_locked(second)
-    keep, merge = Person.objects.get(pk=keep.pk), Person.objects.get(pk=merge.pk)
+    locked = {person.pk: _person_locked(person) for person in sorted([keep, merge], key=lambda person: person.pk)}
+    keep, merge = locked[keep.pk], locked[merge.pk]
     met = _opponents_met(keep, merge)
     if met is not None:
         raise ServiceError(
