@@ -178,3 +178,17 @@ def test_the_pages_cost_the_same_at_8_and_512_teams(client, director, event, big
         counts.append(queries(lambda address=address: client.get(address)))
         assert Team.objects.filter(tournament__event=own).count() == 2 * size
     assert counts[0] == counts[1], counts
+
+
+def test_importing_teams_points_to_the_players_who_may_be_persons(director_client, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    Person.objects.create(name="Ann Lee", city="Detroit")
+    upload = SimpleUploadedFile(
+        "teams.csv", b"player1,player1_city,player2\nAnn Lee,Detroit,Bo Jones\nCy Young,Memphis,Dee Brooks\n"
+    )
+    response = director_client.post(
+        reverse("director:team_import", args=[tournament.slug]), {"file": upload}, follow=True
+    )
+    assert "1 player(s) of this event may be persons who played before" in text_of(response)
+    assert Player.objects.filter(person__isnull=False).count() == 0, "suggested, never linked silently"
