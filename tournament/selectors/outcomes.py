@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Q
 
 from scoring import Pair
-from scoring.bracket import FINAL, THIRD, Decided, final_places, stage_name
+from scoring.bracket import Decided, final_places
 from scoring.series import Finish, finish_from_place
 from tournament.models import PlayoffMatch, PlayoffSeed, Round, Seating
+from tournament.selectors.placings import _reached
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
@@ -23,16 +24,6 @@ class Outcome:
     @property
     def finish(self) -> Finish:
         return finish_from_place(self.place)
-
-
-def _reached(place) -> str:
-    match = place.last
-    if match.bracket == FINAL:
-        return "Champion" if place.won_last else "Runner-up"
-    if match.bracket == THIRD:
-        return "Third place" if place.won_last else "Fourth place"
-    name = stage_name(match.label)
-    return f"Out in the {name[0].lower()}{name[1:]}"
 
 
 def _qualifying_wins(tournament_ids) -> dict[int, int]:
