@@ -11,7 +11,7 @@ from tournament.services.log import Actor, actor_of, log_write
 
 
 def _player_locked(player: Player) -> Player:
-    return Player.objects.select_for_update().select_related("event", "person").get(pk=player.pk)
+    return Player.objects.select_for_update(of=("self",)).select_related("event", "person").get(pk=player.pk)
 
 
 def _person_locked(person: Person) -> Person:

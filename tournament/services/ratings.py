@@ -60,7 +60,7 @@ def ratings_recompute(*, actor: Actor | None = None) -> int:
     have none)."""
     ratings = rate_history(signed_rounds())
     now = timezone.now()
-    PersonRating.objects.select_for_update().all().delete()
+    PersonRating.objects.all().delete()
     stored = [
         PersonRating(
             person_id=key[1],
