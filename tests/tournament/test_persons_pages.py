@@ -52,7 +52,7 @@ def staff_pages(event, series, person):
         ("get", reverse("director:series")),
         ("get", reverse("director:series_edit", args=[series.slug])),
         ("post", reverse("director:series_tournament_add", args=[series.slug])),
-        ("post", reverse("director:series_tournament_remove", args=[series.slug, 1])),
+        ("post", reverse("director:series_tournament_remove", args=[series.slug, series.entries.get().tournament_id])),
     ]
 
 
