@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.api import api
-from tournament.views import director, offline, public, table, team, team_money
+from tournament.views import director, offline, persons, public, table, team, team_money
 from tournament.views.director import money
 
 director_patterns = [
@@ -64,6 +64,23 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/discard/", director.round_discard, name="round_discard"),
     path("t/<slug:slug>/rounds/<int:number>/unpublish/", director.round_unpublish, name="round_unpublish"),
     path("t/<slug:slug>/rounds/<int:number>/close/", director.round_close, name="round_close"),
+    path("events/<slug:event_slug>/persons/", persons.event_persons, name="event_persons"),
+    path("events/<slug:event_slug>/persons/link/", persons.event_person_link, name="event_person_link"),
+    path("events/<slug:event_slug>/persons/unlink/", persons.event_person_unlink, name="event_person_unlink"),
+    path("persons/", persons.person_list, name="persons"),
+    path("persons/merge/", persons.person_merge, name="person_merge"),
+    path("persons/ratings/", persons.ratings_recompute, name="ratings_recompute"),
+    path("persons/<int:person_id>/", persons.person_edit, name="person_edit"),
+    path("series/", persons.series_index, name="series"),
+    path("series/<slug:slug>/", persons.series_edit, name="series_edit"),
+    path("series/<slug:slug>/add/", persons.series_tournament_add, name="series_tournament_add"),
+    path(
+        "series/<slug:slug>/remove/<int:tournament_id>/",
+        persons.series_tournament_remove,
+        name="series_tournament_remove",
+    ),
+    path("series/<slug:slug>/standings.pdf", persons.series_pdf, name="series_pdf"),
+    path("t/<slug:slug>/ratings/", persons.tournament_ratings, name="tournament_ratings"),
 ]
 
 public_patterns = [
@@ -77,6 +94,9 @@ public_patterns = [
     path("t/<slug:slug>/bracket/", public.bracket, name="bracket"),
     path("t/<slug:slug>/bracket/fragment/", public.bracket_fragment, name="bracket_fragment"),
     path("t/<slug:slug>/projector/", public.projector, name="projector"),
+    path("t/<slug:slug>/statistics/", persons.statistics, name="statistics"),
+    path("players/<int:person_id>/", persons.person_public_page, name="person"),
+    path("series/<slug:slug>/", persons.series_public, name="series"),
 ]
 
 urlpatterns = [

@@ -154,6 +154,12 @@ class DrawForm(forms.Form):
         help_text="Manual draw only: one table per line as two team numbers (the first sits North–South); "
         "a line with one number is the bye. Blank: teams in number order.",
     )
+    by_rating = forms.BooleanField(
+        required=False,
+        label="Seed round 1 by the players' ratings",
+        help_text="Swiss, round 1 only: the stronger half of the field meets the weaker half (first v first); "
+        "teams without a rating last. Informational ratings from earlier events; off unless you choose it.",
+    )
     override_unsigned = forms.BooleanField(
         required=False,
         label="Draw now although tables of an earlier round have not signed",

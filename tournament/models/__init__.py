@@ -14,12 +14,14 @@ from tournament.models.events import (
 )
 from tournament.models.log import LogEntry
 from tournament.models.money import Payment, Payout, Pot
+from tournament.models.persons import HIDDEN_NAME, Person, PersonRating, Series, SeriesTournament
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
 from tournament.models.rounds import Round, Seating, Table, TableCard, new_table_secret
 from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
 from tournament.models.throttle import Throttle
 
 __all__ = [
+    "HIDDEN_NAME",
     "STANDINGS_ORDERS",
     "Announcement",
     "Event",
@@ -29,12 +31,16 @@ __all__ = [
     "Payment",
     "Payout",
     "Penalty",
+    "Person",
+    "PersonRating",
     "Player",
     "PlayoffMatch",
     "PlayoffSeed",
     "Pot",
     "Round",
     "Seating",
+    "Series",
+    "SeriesTournament",
     "Signature",
     "Table",
     "TableCard",

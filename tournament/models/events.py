@@ -82,6 +82,11 @@ class Tournament(models.Model):
         default=2, help_text="In this many first rounds, draws keep teams of one city or club apart where possible."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    rating_breaks_ties = models.BooleanField(
+        default=False,
+        help_text="Teams level on every standings criterion are ranked by their players' ratings, as a last "
+        "criterion (off unless the director chooses it).",
+    )
     results_version = models.PositiveBigIntegerField(
         default=0,
         help_text="Goes up with every logged change to what the standings, placings and bracket show (signed "
@@ -147,6 +152,14 @@ class Player(models.Model):
     name = models.CharField(max_length=120)
     city = models.CharField(max_length=120, blank=True, help_text="City or club.")
     phone = models.CharField(max_length=40, blank=True)
+    person = models.ForeignKey(
+        "tournament.Person",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        help_text="The person across events, as the director linked them.",
+    )
 
     class Meta:
         ordering = ["name"]

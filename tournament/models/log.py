@@ -60,6 +60,12 @@ class LogEntry(models.Model):
         REFUND = "refund", "Refund"
         PAYOUT = "payout", "Prize paid"
         PAYOUT_CONFIRMED = "payout_confirmed", "Prize receipt confirmed"
+        PERSON_LINKED = "person_linked", "Player linked to a person"
+        PERSON_UNLINKED = "person_unlinked", "Player unlinked from a person"
+        PERSONS_MERGED = "persons_merged", "Persons merged"
+        PERSON_CHANGED = "person_changed", "Person changed"
+        SERIES_CHANGED = "series_changed", "Series changed"
+        RATINGS_RECOMPUTED = "ratings_recomputed", "Ratings recomputed"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"
@@ -67,7 +73,14 @@ class LogEntry(models.Model):
         TEAM = "team", "Team"
         COMMAND = "command", "Command"
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    event = models.ForeignKey(
+        Event,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="log",
+        help_text="Blank for a change across events (a series, a person's merge).",
+    )
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="log")
     round_number = models.PositiveSmallIntegerField(null=True, blank=True)
     table = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="changes")

@@ -9,6 +9,7 @@ from scoring import Pair, bye_points
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
 from tournament.models import Round, Seating, Team, TeamMember, Tournament
+from tournament.selectors.ratings import ratings_break_ties
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
@@ -120,7 +121,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             )
         )
     by_key = {team.pk: team for team in teams}
-    return [
+    rows = [
         StandingRow(
             place=placed.place,
             label=placed.label,
@@ -130,6 +131,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
         )
         for placed in rank(records, tournament.criteria, meetings)
     ]
+    return ratings_break_ties(rows) if tournament.rating_breaks_ties else rows
 
 
 def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:

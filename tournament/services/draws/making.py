@@ -7,8 +7,10 @@ from django.db import transaction
 
 from scoring import Pair
 from scoring.pairing import Entrant, movement_draw, random_draw, swiss_draw
+from scoring.seeding import seeded_draw, strength_order
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Seating, Table, Team, Tournament
+from tournament.selectors.ratings import team_ratings
 from tournament.selectors.standings import draw_history, ranked_entrants
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.wording import in_words, tables_phrase
@@ -132,6 +134,22 @@ def draw_snapshot(round_: Round) -> dict:
     return snapshot
 
 
+def rating_seeded_tables(teams: list) -> tuple[list, object]:
+    """Round 1 by the players' ratings: the stronger half against the weaker half (teams without a rating
+    last, by number). Refused while no team has a rating."""
+    ratings = team_ratings(team.pk for team in teams)
+    if not ratings:
+        raise ServiceError(
+            "No team has a rating yet (no signed round, or the ratings were never computed): recompute the "
+            "ratings, or draw round 1 another way.",
+            field="by_rating",
+        )
+    by_pk = {team.pk: team for team in teams}
+    ordered = sorted(teams, key=lambda team: team.number)
+    draw = seeded_draw(strength_order([team.pk for team in ordered], ratings))
+    return [(by_pk[a], by_pk[b]) for a, b in draw.tables], by_pk[draw.bye] if draw.bye is not None else None
+
+
 @transaction.atomic
 def round_draw(
     *,
@@ -141,10 +159,12 @@ def round_draw(
     pairs: str = "",
     actor: Actor | None = None,
     override_unsigned: bool = False,
+    by_rating: bool = False,
 ) -> Round:
     """Draw the next qualifying round as a draft; a draft of that round is replaced.
 
-    Refused while an earlier round has unsigned tables, unless ``override_unsigned`` (logged).
+    Refused while an earlier round has unsigned tables, unless ``override_unsigned`` (logged). ``by_rating``
+    (round 1, Swiss only, the director's choice) seeds the field by the players' ratings instead.
     """
     tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     if tournament.playoff_published_at is not None:
@@ -162,7 +182,12 @@ def round_draw(
     tournament.rounds.filter(number=number, status=Round.Status.DRAFT).delete()
 
     avoid_city = number <= tournament.avoid_same_city_rounds
-    if method == Round.Method.RANDOM:
+    if by_rating and (number != 1 or method != Round.Method.SWISS):
+        raise ServiceError("Seeding by rating is for round 1, drawn Swiss.", field="by_rating")
+    if by_rating:
+        tables, bye = rating_seeded_tables(teams)
+        seed = None
+    elif method == Round.Method.RANDOM:
         seed = secrets.randbelow(10**9) if seed is None else seed
         by_number = {team.number: team for team in teams}
         draw = random_draw([Entrant(team.number, team.city) for team in teams], seed, avoid_same_city=avoid_city)
@@ -204,7 +229,9 @@ def round_draw(
         round_,
         actor,
         LogEntry.Action.ROUND_DRAWN,
-        f"Round {number} drawn ({round_.get_method_display().lower()}{seed_text}): {len(tables)} tables"
+        f"Round {number} drawn ({round_.get_method_display().lower()}{seed_text}"
+        + (", seeded by rating" if by_rating else "")
+        + f"): {len(tables)} tables"
         + (f", bye #{bye.number}" if bye is not None else "")
         + override,
         after=draw_snapshot(round_),

@@ -14,6 +14,7 @@ from tournament import forms, printing, selectors
 from tournament.errors import ImportRejected
 from tournament.models import Payment, Pot
 from tournament.selectors.money import desk_money
+from tournament.selectors.persons import event_link_rows
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
@@ -130,6 +131,13 @@ def team_import(request, slug):
             refusal_say(request, error.message)
         else:
             messages.success(request, f"{len(imported)} teams imported.")
+            suggested = sum(1 for row in event_link_rows(tournament.event) if row.suggestions)
+            if suggested:
+                messages.info(
+                    request,
+                    f"{suggested} player(s) of this event may be persons who played before: link them from the "
+                    "event's “Players and persons” page.",
+                )
             return redirect("director:teams", slug=tournament.slug)
     context = {
         "form": form,

@@ -1,0 +1,143 @@
+"""Statistics from the per-hand record, and an event's awards.
+
+A team's statistics count the hands it played at signed tables: its bids made and set by level and kind,
+no-trump bids made, Bostons (all 13 books taken on its own bid), its points per hand (hand and penalty
+points over the hands that count) and the reneges charged against it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from scoring.bids import BidKind
+
+MINIMUM_BIDS = 5
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One counted hand from one team's side: its points, and its bid if it was the bidding team."""
+
+    key: Hashable
+    points: int
+    bid_level: int | None = None
+    bid_kind: str = ""
+    made: bool | None = None
+    boston: bool = False
+
+
+@dataclass
+class Statistics:
+    hands: int = 0
+    points: int = 0
+    made: dict[tuple[int, str], int] = field(default_factory=dict)
+    set: dict[tuple[int, str], int] = field(default_factory=dict)
+    bostons: int = 0
+    reneges: int = 0
+
+    @property
+    def bids_made(self) -> int:
+        return sum(self.made.values())
+
+    @property
+    def bids_set(self) -> int:
+        return sum(self.set.values())
+
+    @property
+    def bids(self) -> int:
+        return self.bids_made + self.bids_set
+
+    @property
+    def no_trump_made(self) -> int:
+        return sum(count for (_, kind), count in self.made.items() if kind == BidKind.NO_TRUMP)
+
+    @property
+    def success(self) -> Fraction | None:
+        """Bids made over bids played; None before the first bid."""
+        return Fraction(self.bids_made, self.bids) if self.bids else None
+
+    @property
+    def points_per_hand(self) -> Fraction | None:
+        return Fraction(self.points, self.hands) if self.hands else None
+
+    def by_bid(self) -> list[tuple[int, str, int, int]]:
+        """(level, kind, made, set) for every bid played, by level then kind."""
+        played = sorted(set(self.made) | set(self.set), key=lambda bid: (bid[0], list(BidKind).index(BidKind(bid[1]))))
+        return [(*bid, self.made.get(bid, 0), self.set.get(bid, 0)) for bid in played]
+
+    def add(self, other: Statistics) -> None:
+        self.hands += other.hands
+        self.points += other.points
+        self.bostons += other.bostons
+        self.reneges += other.reneges
+        for mine, theirs in ((self.made, other.made), (self.set, other.set)):
+            for bid, count in theirs.items():
+                mine[bid] = mine.get(bid, 0) + count
+
+
+def tally(lines: Iterable[HandLine], reneges: Mapping[Hashable, int] | None = None) -> dict[Hashable, Statistics]:
+    """Each team's statistics from its hand lines and the reneges charged against it."""
+    result: dict[Hashable, Statistics] = {}
+    for line in lines:
+        stats = result.setdefault(line.key, Statistics())
+        stats.hands += 1
+        stats.points += line.points
+        if line.bid_level is not None:
+            bid = (line.bid_level, BidKind(line.bid_kind).value)
+            book = stats.made if line.made else stats.set
+            book[bid] = book.get(bid, 0) + 1
+            stats.bostons += int(line.boston)
+    for key, count in (reneges or {}).items():
+        result.setdefault(key, Statistics()).reneges += count
+    return result
+
+
+def combine(parts: Iterable[tuple[Hashable, Statistics]]) -> dict[Hashable, Statistics]:
+    """Statistics summed per key (a person's over every team they played on)."""
+    result: dict[Hashable, Statistics] = {}
+    for key, stats in parts:
+        result.setdefault(key, Statistics()).add(stats)
+    return result
+
+
+@dataclass(frozen=True)
+class Award:
+    title: str
+    winners: tuple[Hashable, ...]
+    value: str
+
+
+def _leaders(stats: Mapping[Hashable, Statistics], measure) -> tuple[tuple[Hashable, ...], object]:
+    values = {key: measure(s) for key, s in stats.items()}
+    values = {key: value for key, value in values.items() if value}
+    if not values:
+        return (), None
+    best = max(values.values())
+    return tuple(sorted((key for key, value in values.items() if value == best), key=str)), best
+
+
+def awards(stats: Mapping[Hashable, Statistics], *, minimum_bids: int = MINIMUM_BIDS) -> list[Award]:
+    """Most Bostons, best bid success (at least ``minimum_bids`` bids played), most no-trump bids made.
+
+    Teams level on an award share it; an award nobody earned (no Boston all event) is left out."""
+    found = []
+    winners, best = _leaders(stats, lambda s: s.bostons)
+    if winners:
+        found.append(Award("Most Bostons", winners, f"{best} Boston{'s' if best != 1 else ''}"))
+    eligible = {key: s for key, s in stats.items() if s.bids >= minimum_bids}
+    winners, best = _leaders(eligible, lambda s: s.success)
+    if winners:
+        sample = eligible[winners[0]]
+        found.append(
+            Award(
+                f"Best bid success (at least {minimum_bids} bids)",
+                winners,
+                f"{sample.bids_made} of {sample.bids} made ({round(100 * best)}%)",
+            )
+        )
+    winners, best = _leaders(stats, lambda s: s.no_trump_made)
+    if winners:
+        found.append(Award("Most no-trump bids made", winners, f"{best} made"))
+    return found

@@ -1,0 +1,204 @@
+"""The API's answers across events: a series' standings, a person's record, a tournament's statistics and
+awards. Public data only: a hidden person is "a player" with no number, and no phone is ever given."""
+
+from django.shortcuts import get_object_or_404
+from ninja import Schema
+
+from scoring.statistics import Statistics
+from tournament.api.routes import _site_mark, api, cached, tournament_cached
+from tournament.models import Tournament
+from tournament.selectors.persons import person_page, person_public
+from tournament.selectors.series import series_get, series_standings_of
+from tournament.selectors.statistics import tournament_statistics
+
+
+class BidCountOut(Schema):
+    level: int
+    kind: str
+    made: int
+    set: int
+
+
+class StatisticsOut(Schema):
+    hands: int
+    points: int
+    points_per_hand: float | None
+    bids_made: int
+    bids_set: int
+    no_trump_made: int
+    bostons: int
+    reneges_against: int
+    by_bid: list[BidCountOut]
+
+
+class SeriesPointsOut(Schema):
+    tournament: str
+    points: float
+
+
+class SeriesRowOut(Schema):
+    place: int
+    shared: bool
+    label: str
+    name: str
+    city: str
+    person: int | None
+    linked: bool
+    points: float
+    by_tournament: list[SeriesPointsOut]
+
+
+class SeriesOut(Schema):
+    slug: str
+    name: str
+    points_table: dict[str, float]
+    tournaments: list[str]
+    standings: list[SeriesRowOut]
+
+
+class TeamStatisticsOut(Schema):
+    number: int
+    name: str
+    statistics: StatisticsOut
+
+
+class AwardOut(Schema):
+    title: str
+    teams: list[int]
+    value: str
+
+
+class TournamentStatisticsOut(Schema):
+    minimum_bids: int
+    awards: list[AwardOut]
+    teams: list[TeamStatisticsOut]
+
+
+class PersonTournamentOut(Schema):
+    tournament: str
+    event: str
+    team: int
+    partner: str
+    placing: str
+    qualifying_rounds_won: int
+
+
+class PersonSeriesOut(Schema):
+    series: str
+    points: float
+    tournaments: int
+
+
+class RatingOut(Schema):
+    rating: float
+    deviation: float
+    rounds: int
+
+
+class PersonOut(Schema):
+    id: int
+    name: str
+    city: str
+    rating: RatingOut | None
+    tournaments: list[PersonTournamentOut]
+    series: list[PersonSeriesOut]
+    statistics: StatisticsOut
+
+
+def statistics_out(stats: Statistics) -> StatisticsOut:
+    return StatisticsOut(
+        hands=stats.hands,
+        points=stats.points,
+        points_per_hand=float(stats.points_per_hand) if stats.hands else None,
+        bids_made=stats.bids_made,
+        bids_set=stats.bids_set,
+        no_trump_made=stats.no_trump_made,
+        bostons=stats.bostons,
+        reneges_against=stats.reneges,
+        by_bid=[BidCountOut(level=level, kind=kind, made=made, set=set_) for level, kind, made, set_ in stats.by_bid()],
+    )
+
+
+def _place(label: str) -> int:
+    return int(label.removeprefix("T-"))
+
+
+@api.get("/series/{slug}", response=SeriesOut, tags=["series"])
+@cached(_site_mark)
+def get_series(request, slug: str):
+    """A series' standings: each person's points over its tournaments; equal totals share the place."""
+    standings = series_standings_of(series_get(slug))
+    tournaments = standings.tournaments
+    return SeriesOut(
+        slug=standings.series.slug,
+        name=standings.series.name,
+        points_table=standings.series.points_data,
+        tournaments=[tournament.slug for tournament in tournaments],
+        standings=[
+            SeriesRowOut(
+                place=_place(row.place),
+                shared=row.place.startswith("T-"),
+                label=row.place,
+                name=row.name,
+                city=row.city,
+                person=row.person_id,
+                linked=row.linked,
+                points=float(row.total),
+                by_tournament=[
+                    SeriesPointsOut(tournament=tournament.slug, points=float(row.points[tournament.pk]))
+                    for tournament in tournaments
+                    if tournament.pk in row.points
+                ],
+            )
+            for row in standings.rows
+        ],
+    )
+
+
+@api.get("/tournaments/{slug}/statistics", response=TournamentStatisticsOut, tags=["results"])
+@tournament_cached()
+def get_statistics(request, slug: str):
+    """Every team's statistics over its signed tables, and the event's awards (teams level share one)."""
+    result = tournament_statistics(get_object_or_404(Tournament, slug=slug))
+    return TournamentStatisticsOut(
+        minimum_bids=result.minimum_bids,
+        awards=[
+            AwardOut(title=award.title, teams=[team.number for team in teams], value=award.value)
+            for award, teams in result.awards
+        ],
+        teams=[
+            TeamStatisticsOut(number=row.team.number, name=row.team.display_name, statistics=statistics_out(row.stats))
+            for row in result.rows
+        ],
+    )
+
+
+@api.get("/persons/{person_id}", response=PersonOut, tags=["series"])
+@cached(_site_mark)
+def get_person(request, person_id: int):
+    """A person's tournaments, series points, statistics and rating (404 for a person hidden at their request)."""
+    page = person_page(person_public(person_id))
+    return PersonOut(
+        id=page.person.pk,
+        name=page.person.name,
+        city=page.person.city,
+        rating=RatingOut(rating=page.rating.rating, deviation=page.rating.deviation, rounds=page.rating.rounds)
+        if page.rating
+        else None,
+        tournaments=[
+            PersonTournamentOut(
+                tournament=row.tournament.slug,
+                event=row.tournament.event.name,
+                team=row.member.team.number,
+                partner=row.partner,
+                placing=row.outcome.reached,
+                qualifying_rounds_won=row.outcome.qualifying_wins,
+            )
+            for row in page.tournaments
+        ],
+        series=[
+            PersonSeriesOut(series=total.series.slug, points=float(total.points), tournaments=total.tournaments)
+            for total in page.series
+        ],
+        statistics=statistics_out(page.stats),
+    )

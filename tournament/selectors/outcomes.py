@@ -1,0 +1,91 @@
+"""What each team made of its tournaments, for series and persons: qualifying rounds won (byes included)
+and how far it went in a decided playoff. A fixed number of queries for any number of tournaments and teams."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q
+
+from scoring import Pair
+from scoring.bracket import Decided, final_places
+from scoring.series import Finish, finish_from_place
+from tournament.models import PlayoffMatch, PlayoffSeed, Round, Seating
+from tournament.selectors.placings import _reached
+
+NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
+
+
+@dataclass(frozen=True)
+class Outcome:
+    qualifying_wins: int = 0
+    place: int | None = None
+    reached: str = ""
+
+    @property
+    def finish(self) -> Finish:
+        return finish_from_place(self.place)
+
+
+def _qualifying_wins(tournament_ids) -> dict[int, int]:
+    """Signed qualifying rounds won, and byes of qualifying rounds whose every table is signed (as the
+    standings count them)."""
+    won = Q(pair=NS, table__ns_total__gt=F("table__ew_total")) | Q(pair=EW, table__ew_total__gt=F("table__ns_total"))
+    wins = defaultdict(int)
+    signed = Seating.objects.filter(
+        round__tournament_id__in=tournament_ids,
+        round__kind=Round.Kind.QUALIFYING,
+        table__isnull=False,
+        table__locked_at__isnull=False,
+    )
+    for team_id, count in signed.values("team_id").annotate(won=Count("pk", filter=won)).values_list("team_id", "won"):
+        wins[team_id] += count
+    done = (
+        Round.objects.filter(tournament_id__in=tournament_ids, kind=Round.Kind.QUALIFYING)
+        .exclude(status=Round.Status.DRAFT)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            unsigned=Count("tables", filter=Q(tables__locked_at__isnull=True), distinct=True),
+        )
+        .filter(table_count__gt=0, unsigned=0)
+        .values("pk")
+    )
+    byes = Seating.objects.filter(round__in=done, table__isnull=True).values("team_id").annotate(byes=Count("pk"))
+    for team_id, count in byes.values_list("team_id", "byes"):
+        wins[team_id] += count
+    return wins
+
+
+def _places(tournament_ids) -> dict[int, tuple[int, str]]:
+    """Each playoff team's final place and how far it went, for the tournaments whose playoff is decided."""
+    matches = defaultdict(list)
+    for match in PlayoffMatch.objects.filter(tournament_id__in=tournament_ids, not_needed=False).values(
+        "tournament_id", "code", "bracket", "stage", "label", "top_team_id", "bottom_team_id", "winner_id"
+    ):
+        matches[match["tournament_id"]].append(match)
+    seeds = dict(PlayoffSeed.objects.filter(tournament_id__in=tournament_ids).values_list("team_id", "seed"))
+    places = {}
+    for found in matches.values():
+        if any(match["winner_id"] is None for match in found):
+            continue
+        decided = [
+            Decided(
+                m["code"], m["bracket"], m["stage"], m["label"], m["top_team_id"], m["bottom_team_id"], m["winner_id"]
+            )
+            for m in found
+            if m["top_team_id"] and m["bottom_team_id"]
+        ]
+        for place in final_places(decided, seeds):
+            places[place.team] = (place.place, _reached(place))
+    return places
+
+
+def team_outcomes(tournament_ids) -> dict[int, Outcome]:
+    """Outcome per team id of the tournaments (teams with nothing yet are absent: no wins, no place)."""
+    tournament_ids = list(tournament_ids)
+    if not tournament_ids:
+        return {}
+    wins = _qualifying_wins(tournament_ids)
+    places = _places(tournament_ids)
+    return {
+        team_id: Outcome(wins.get(team_id, 0), *places.get(team_id, (None, ""))) for team_id in set(wins) | set(places)
+    }

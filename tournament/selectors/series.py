@@ -1,0 +1,119 @@
+"""A series' standings: each person's points over the series' tournaments, whoever their partner was."""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from scoring.series import points_text, series_standings, tournament_points
+from tournament.models import HIDDEN_NAME, Series, SeriesTournament, TeamMember
+from tournament.selectors.outcomes import team_outcomes
+
+
+def series_list() -> QuerySet[Series]:
+    return Series.objects.order_by("name")
+
+
+def series_get(slug: str) -> Series:
+    entries = SeriesTournament.objects.select_related("tournament__event")
+    return get_object_or_404(Series.objects.prefetch_related(Prefetch("entries", queryset=entries)), slug=slug)
+
+
+@dataclass
+class SeriesRow:
+    """One person (or a player not yet linked to a person) with their points per tournament."""
+
+    key: tuple
+    name: str
+    city: str
+    person_id: int | None
+    linked: bool
+    points: dict[int, Fraction] = field(default_factory=dict)
+    place: str = ""
+    cells: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> Fraction:
+        return sum(self.points.values(), Fraction(0))
+
+    @property
+    def total_text(self) -> str:
+        return points_text(self.total)
+
+    def points_in(self, tournament_id: int) -> str:
+        return points_text(self.points[tournament_id]) if tournament_id in self.points else ""
+
+
+@dataclass(frozen=True)
+class SeriesStandings:
+    series: Series
+    tournaments: list
+    rows: list[SeriesRow]
+
+
+def _row_for(member: TeamMember) -> SeriesRow:
+    player, person = member.player, member.player.person
+    if person is None:
+        return SeriesRow(("player", player.pk), player.name, player.city, None, False)
+    if person.hidden:
+        return SeriesRow(("person", person.pk), HIDDEN_NAME, "", None, True)
+    return SeriesRow(("person", person.pk), person.name, person.city, person.pk, True)
+
+
+def series_standings_of(series: Series) -> SeriesStandings:
+    """Every team's own two players get the team's points from each tournament (finish, not added up, and
+    each qualifying round won); a person's total is the sum. Equal totals share the place. Players not yet
+    linked to a person are listed on their own, so no points go missing while the director links them."""
+    table = series.points
+    tournaments = [entry.tournament for entry in series.entries.all()]
+    ids = [tournament.pk for tournament in tournaments]
+    outcomes = team_outcomes(ids)
+    rows: dict[tuple, SeriesRow] = {}
+    members = TeamMember.objects.filter(tournament_id__in=ids).select_related("player__person")
+    for member in members.order_by("tournament_id", "team_id", "position"):
+        row = _row_for(member)
+        row = rows.setdefault(row.key, row)
+        outcome = outcomes.get(member.team_id)
+        if outcome is not None:
+            row.points[member.tournament_id] = tournament_points(
+                table, finish=outcome.finish, qualifying_wins=outcome.qualifying_wins
+            )
+    ordered = series_standings(
+        {key: row.total for key, row in rows.items()}, order_key=lambda key: (rows[key].name.lower(), key)
+    )
+    result = []
+    for entry in ordered:
+        row = rows[entry.key]
+        row.place = entry.label
+        row.cells = [row.points_in(tournament_id) for tournament_id in ids]
+        result.append(row)
+    return SeriesStandings(series, tournaments, result)
+
+
+@dataclass
+class SeriesTotal:
+    series: Series
+    points: Fraction = Fraction(0)
+    tournaments: int = 0
+
+    @property
+    def points_text(self) -> str:
+        return points_text(self.points)
+
+
+def person_series_points(person_teams: dict[int, int]) -> list[SeriesTotal]:
+    """The person's total in every series holding one of their tournaments; ``person_teams`` maps each
+    tournament id the person played to their team id."""
+    entries = SeriesTournament.objects.filter(tournament_id__in=list(person_teams)).select_related("series")
+    outcomes = team_outcomes(person_teams)
+    totals: dict[int, SeriesTotal] = {}
+    for entry in entries.order_by("series__name", "tournament_id"):
+        total = totals.setdefault(entry.series_id, SeriesTotal(entry.series))
+        total.tournaments += 1
+        outcome = outcomes.get(person_teams[entry.tournament_id])
+        if outcome is not None:
+            total.points += tournament_points(
+                entry.series.points, finish=outcome.finish, qualifying_wins=outcome.qualifying_wins
+            )
+    return list(totals.values())

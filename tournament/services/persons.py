@@ -1,0 +1,162 @@
+"""Persons across events: linking each event's player records to a person, unlinking, merging and hiding.
+
+Nothing is linked or merged without a director asking: suggestions come from the selectors.
+"""
+
+from django.db import transaction
+
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Person, PersonRating, Player, Seating, TeamMember
+from tournament.services.log import Actor, actor_of, log_write
+
+
+def _player_locked(player: Player) -> Player:
+    return Player.objects.select_for_update(of=("self",)).select_related("event", "person").get(pk=player.pk)
+
+
+def _person_locked(person: Person) -> Person:
+    try:
+        return Person.objects.select_for_update().get(pk=person.pk)
+    except Person.DoesNotExist:
+        raise ServiceError("That person no longer exists (merged away?): reload the page.", field="person") from None
+
+
+def _shared_tournament(person: Person, players) -> str | None:
+    """The name of a tournament where the person already has a player other than ``players``."""
+    tournaments = TeamMember.objects.filter(player__in=players).values("tournament_id")
+    clash = (
+        TeamMember.objects.filter(player__person=person, tournament_id__in=tournaments)
+        .exclude(player__in=players)
+        .select_related("tournament__event")
+        .first()
+    )
+    return str(clash.tournament) if clash else None
+
+
+@transaction.atomic
+def player_link(*, player: Player, person: Person | None = None, actor: Actor | None = None) -> Person:
+    """Link the player to the person, or to a new person made from the player's name and city.
+
+    Refused when the player is already linked, or the person already plays in one of the player's
+    tournaments (a person is at most one player of a tournament)."""
+    player = _player_locked(player)
+    if player.person_id is not None:
+        raise ServiceError(f"{player} is already linked to {player.person}: unlink first.", field="person")
+    if person is None:
+        person = Person.objects.create(name=player.name, city=player.city)
+        created = True
+    else:
+        person = _person_locked(person)
+        created = False
+        clash = _shared_tournament(person, [player])
+        if clash:
+            raise ServiceError(
+                f"{person} already plays in {clash}: a person is one player of a tournament.", field="person"
+            )
+    player.person = person
+    player.save(update_fields=["person"])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.PERSON_LINKED,
+        summary=f"{player} of {player.event} linked to {'new person ' if created else ''}{person} (#{person.pk})",
+        after={"player": player.pk, "person": person.pk, "created": created},
+    )
+    return person
+
+
+@transaction.atomic
+def player_unlink(*, player: Player, actor: Actor | None = None) -> Player:
+    player = _player_locked(player)
+    if player.person_id is None:
+        raise ServiceError(f"{player} is not linked to a person.", field="person")
+    person = player.person
+    player.person = None
+    player.save(update_fields=["person"])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.PERSON_UNLINKED,
+        summary=f"{player} of {player.event} unlinked from {person} (#{person.pk})",
+        before={"player": player.pk, "person": person.pk},
+    )
+    return player
+
+
+def _opponents_met(first: Person, second: Person) -> Seating | None:
+    """A table where the two persons sat on opposite sides, if any."""
+    sides = {}
+    for person in (first, second):
+        rows = Seating.objects.filter(table__isnull=False, team__memberships__player__person=person)
+        sides[person.pk] = dict(rows.values_list("table_id", "pair"))
+    met = sorted(table_id for table_id, pair in sides[first.pk].items() if sides[second.pk].get(table_id, pair) != pair)
+    if not met:
+        return None
+    return Seating.objects.select_related("table__round__tournament__event").filter(table_id=met[0]).first()
+
+
+@transaction.atomic
+def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) -> Person:
+    """Move every player record of ``merge`` to ``keep`` and remove ``merge`` (one human entered twice).
+
+    Refused when they played each other, or would be two players of one tournament. The kept person is
+    hidden if either was: a request to stay off the public pages is never lost."""
+    if keep.pk == merge.pk:
+        raise ServiceError("Choose two different persons to merge.", field="merge")
+    locked = {person.pk: _person_locked(person) for person in sorted([keep, merge], key=lambda person: person.pk)}
+    keep, merge = locked[keep.pk], locked[merge.pk]
+    met = _opponents_met(keep, merge)
+    if met is not None:
+        raise ServiceError(
+            f"{keep} and {merge} played each other ({met.table.round.tournament}, round {met.table.round.number}, "
+            f"table {met.table.number}): they are two people.",
+            field="merge",
+        )
+    players = list(merge.players.all())
+    clash = _shared_tournament(keep, players)
+    if clash:
+        raise ServiceError(f"{keep} and {merge} both play in {clash}: they are two people.", field="merge")
+    before = {"keep": keep.pk, "merge": merge.pk, "players": [player.pk for player in players]}
+    Player.objects.filter(person=merge).update(person=keep)
+    if merge.hidden and not keep.hidden:
+        keep.hidden = True
+        keep.save(update_fields=["hidden"])
+    PersonRating.objects.filter(person__in=[keep, merge]).delete()
+    summary = f"{merge} (#{merge.pk}) merged into {keep} (#{keep.pk}): {len(players)} player record(s) moved"
+    merge.delete()
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.PERSONS_MERGED,
+        summary=summary + "; ratings to be recomputed",
+        before=before,
+    )
+    return keep
+
+
+@transaction.atomic
+def person_update(
+    *, person: Person, name: str | None = None, city: str | None = None, hidden: bool | None = None, actor=None
+) -> Person:
+    """Correct a person's name or city, or hide them from the public pages at their request (or show them)."""
+    person = _person_locked(person)
+    before = {"name": person.name, "city": person.city, "hidden": person.hidden}
+    if name is not None:
+        name = " ".join(name.split())
+        if not name:
+            raise ServiceError("A person needs a name.", field="name")
+        person.name = name[:120]
+    if city is not None:
+        person.city = " ".join(city.split())[:120]
+    if hidden is not None:
+        person.hidden = hidden
+    after = {"name": person.name, "city": person.city, "hidden": person.hidden}
+    if after == before:
+        return person
+    person.save(update_fields=["name", "city", "hidden"])
+    changes = [f"{key} {after[key]!r}" for key in after if after[key] != before[key]]
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.PERSON_CHANGED,
+        summary=f"Person #{person.pk} {before['name']}: " + ", ".join(changes),
+        before=before,
+        after=after,
+    )
+    return person

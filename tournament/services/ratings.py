@@ -1,0 +1,101 @@
+"""Ratings recomputed from scratch over every signed round, in the order played (RULES.md: optional and
+informational). The same records always give the same numbers: the engine is deterministic and the rounds
+are read in a fixed order."""
+
+from collections import defaultdict
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import Pair
+from scoring.rating import RatedMeeting, rate_history
+from tournament.models import LogEntry, PersonRating, Seating, TeamMember, Tournament
+from tournament.services.log import Actor, actor_of, log_write
+
+ROUND_ORDER = (
+    "round__tournament__event__starts_on",
+    "round__tournament__created_at",
+    "round__tournament_id",
+    "round__number",
+    "table_id",
+)
+
+
+def signed_rounds() -> list[list[RatedMeeting]]:
+    """Every signed table as a meeting of its players, grouped by round in the order played.
+
+    A linked player is the key ("person", id); an unlinked one ("player", id), rated within its record only."""
+    who: dict[int, list] = defaultdict(list)
+    for team_id, player_id, person_id in TeamMember.objects.order_by("team_id", "position").values_list(
+        "team_id", "player_id", "player__person_id"
+    ):
+        who[team_id].append(("person", person_id) if person_id else ("player", player_id))
+    tables: dict[int, dict] = {}
+    order: list[tuple[int, int]] = []
+    rows = (
+        Seating.objects.filter(table__locked_at__isnull=False)
+        .order_by(*ROUND_ORDER, "pair")
+        .values_list("round_id", "table_id", "pair", "team_id", "table__ns_total", "table__ew_total")
+    )
+    for round_id, table_id, pair, team_id, ns_total, ew_total in rows:
+        if table_id not in tables:
+            tables[table_id] = {"totals": (ns_total, ew_total)}
+            order.append((round_id, table_id))
+        tables[table_id][pair] = tuple(who[team_id])
+    rounds: dict[int, list[RatedMeeting]] = {}
+    for round_id, table_id in order:
+        table = tables[table_id]
+        ns, ew = table.get(Pair.NORTH_SOUTH), table.get(Pair.EAST_WEST)
+        if not ns or not ew:
+            continue
+        ns_total, ew_total = table["totals"]
+        score = 1 if ns_total > ew_total else 0 if ns_total < ew_total else 0.5
+        rounds.setdefault(round_id, []).append(RatedMeeting(ns, ew, score))
+    return list(rounds.values())
+
+
+@transaction.atomic
+def ratings_recompute(*, actor: Actor | None = None) -> int:
+    """Every person's rating from scratch; returns how many persons are rated (persons without a signed round
+    have none)."""
+    ratings = rate_history(signed_rounds())
+    now = timezone.now()
+    PersonRating.objects.all().delete()
+    stored = [
+        PersonRating(
+            person_id=key[1],
+            rating=rating.rating,
+            deviation=rating.deviation,
+            volatility=rating.volatility,
+            rounds=rating.rounds,
+            computed_at=now,
+        )
+        for key, rating in sorted(ratings.items())
+        if key[0] == "person"
+    ]
+    PersonRating.objects.bulk_create(stored)
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.RATINGS_RECOMPUTED,
+        summary=f"Ratings recomputed from every signed round: {len(stored)} person(s) rated",
+    )
+    return len(stored)
+
+
+@transaction.atomic
+def tournament_rating_tie_break(*, tournament: Tournament, on: bool, actor: Actor | None = None) -> Tournament:
+    """Use (or stop using) the players' ratings as the last standings criterion; never on by default."""
+    tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
+    if tournament.rating_breaks_ties == on:
+        return tournament
+    tournament.rating_breaks_ties = on
+    tournament.save(update_fields=["rating_breaks_ties"])
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.TOURNAMENT_CHANGED,
+        summary=f"Ratings {'now break' if on else 'no longer break'} ties in the standings of {tournament.name}",
+        tournament=tournament,
+        before={"rating_breaks_ties": not on},
+        after={"rating_breaks_ties": on},
+    )
+    return tournament

@@ -1,0 +1,104 @@
+"""Series: tournaments across events gathered for a points race, with their points table."""
+
+from django.db import IntegrityError, transaction
+
+from scoring import ScoringError
+from scoring.series import SeriesPoints
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Series, SeriesTournament, Tournament
+from tournament.services.events import free_slug
+from tournament.services.log import Actor, actor_of, log_write
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise ServiceError("A series needs a name.", field="name")
+    return name[:120]
+
+
+def _points_table(points: dict | None) -> dict:
+    try:
+        return SeriesPoints.from_dict(points or {}).to_dict()
+    except ScoringError as error:
+        raise ServiceError(str(error), field=error.field or "points") from None
+
+
+def _name_free(name: str, series: Series | None = None) -> None:
+    taken = Series.objects.filter(name__iexact=name)
+    if series is not None:
+        taken = taken.exclude(pk=series.pk)
+    if taken.exists():
+        raise ServiceError(f"There is already a series named {name}.", field="name")
+
+
+@transaction.atomic
+def series_create(*, name: str, points: dict | None = None, actor: Actor | None = None) -> Series:
+    """A new series; ``points`` overrides entries of the default table (champion 6, runner-up 3, ...)."""
+    name = _clean_name(name)
+    _name_free(name)
+    series = Series.objects.create(name=name, slug=free_slug(Series, name), points_data=_points_table(points))
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.SERIES_CHANGED,
+        summary=f"Series {series.name} created",
+        after={"series": series.pk, "points": series.points_data},
+    )
+    return series
+
+
+@transaction.atomic
+def series_update(
+    *, series: Series, name: str | None = None, points: dict | None = None, actor: Actor | None = None
+) -> Series:
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    before = {"name": series.name, "points": series.points_data}
+    if name is not None:
+        series.name = _clean_name(name)
+        _name_free(series.name, series)
+    if points is not None:
+        series.points_data = _points_table(points)
+    after = {"name": series.name, "points": series.points_data}
+    if after != before:
+        series.save(update_fields=["name", "points_data"])
+        log_write(
+            actor=actor_of(actor),
+            action=LogEntry.Action.SERIES_CHANGED,
+            summary=f"Series {before['name']} changed",
+            before=before,
+            after=after,
+        )
+    return series
+
+
+@transaction.atomic
+def series_tournament_add(*, series: Series, tournament: Tournament, actor: Actor | None = None) -> SeriesTournament:
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if SeriesTournament.objects.filter(series=series, tournament=tournament).exists():
+        raise ServiceError(f"{tournament} is already in the series {series}.", field="tournament")
+    try:
+        with transaction.atomic():
+            entry = SeriesTournament.objects.create(series=series, tournament=tournament)
+    except IntegrityError:
+        raise ServiceError(f"{tournament} is already in the series {series}.", field="tournament") from None
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.SERIES_CHANGED,
+        summary=f"{tournament} added to the series {series}",
+        after={"series": series.pk, "tournament": tournament.pk},
+    )
+    return entry
+
+
+@transaction.atomic
+def series_tournament_remove(*, series: Series, tournament: Tournament, actor: Actor | None = None) -> None:
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    removed, _ = SeriesTournament.objects.filter(series=series, tournament=tournament).delete()
+    if not removed:
+        raise ServiceError(f"{tournament} is not in the series {series}.", field="tournament")
+    log_write(
+        actor=actor_of(actor),
+        action=LogEntry.Action.SERIES_CHANGED,
+        summary=f"{tournament} removed from the series {series}",
+        before={"series": series.pk, "tournament": tournament.pk},
+    )

@@ -1,0 +1,230 @@
+"""Players across events: the director's persons, linking and series pages, and the public person, series
+and statistics pages. Thin: forms check fields, services decide, selectors read."""
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournament import selectors
+from tournament.errors import ServiceError
+from tournament.forms.persons import (
+    LinkForm,
+    MergeForm,
+    PersonForm,
+    SeriesForm,
+    SeriesTournamentForm,
+    UnlinkForm,
+)
+from tournament.models import Person, Tournament
+from tournament.printing_series import series_standings_pdf
+from tournament.selectors.persons import event_link_rows, person_log, person_page, person_public, persons_search
+from tournament.selectors.series import series_get, series_list, series_standings_of
+from tournament.selectors.statistics import tournament_statistics
+from tournament.services import persons, ratings, series
+from tournament.views.cache import public_page
+from tournament.views.common import form_action, form_error, pdf_response, request_actor, run_and_redirect
+from tournament.views.permissions import director_required, scorekeeper_required
+
+PERSONS_PAGE_SIZE = 100
+LOG_SHOWN = 30
+
+
+@director_required
+def event_persons(request, event_slug):
+    """Every player of the event with their person, or the persons they may be."""
+    event = selectors.event_get(event_slug)
+    rows = event_link_rows(event)
+    context = {"event": event, "rows": rows, "waiting": sum(1 for row in rows if row.player.person_id is None)}
+    return render(request, "director/persons_link.html", context)
+
+
+@director_required
+@require_POST
+def event_person_link(request, event_slug):
+    event = selectors.event_get(event_slug)
+    form = LinkForm(request.POST)
+    form.fields["player"].queryset = event.players.all()
+    return form_action(
+        request,
+        form,
+        lambda player, person: persons.player_link(player=player, person=person, actor=request_actor(request)),
+        done=lambda person: f"Linked to {person} (person {person.pk}).",
+        invalid="Choose a player, and a person number that exists (or leave it blank for a new person).",
+        to="director:event_persons",
+        event_slug=event.slug,
+    )
+
+
+@director_required
+@require_POST
+def event_person_unlink(request, event_slug):
+    event = selectors.event_get(event_slug)
+    form = UnlinkForm(request.POST)
+    form.fields["player"].queryset = event.players.all()
+    return form_action(
+        request,
+        form,
+        lambda player: persons.player_unlink(player=player, actor=request_actor(request)),
+        done=lambda player: f"{player} is no longer linked to a person.",
+        invalid="Choose a player of this event.",
+        to="director:event_persons",
+        event_slug=event.slug,
+    )
+
+
+@director_required
+def person_list(request):
+    query = request.GET.get("q", "")
+    page = Paginator(persons_search(query), PERSONS_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "page": page,
+        "query": query,
+        "merge_form": MergeForm(),
+        "log": person_log()[:LOG_SHOWN],
+    }
+    return render(request, "director/persons.html", context)
+
+
+@director_required
+@require_POST
+def person_merge(request):
+    return form_action(
+        request,
+        MergeForm(request.POST),
+        lambda keep, merge: persons.persons_merge(keep=keep, merge=merge, actor=request_actor(request)),
+        done=lambda person: f"Merged into {person} (person {person.pk}). Recompute the ratings when you are done.",
+        invalid="Give two person numbers that exist.",
+        to="director:persons",
+    )
+
+
+@director_required
+@require_POST
+def ratings_recompute(request):
+    return run_and_redirect(
+        request,
+        lambda: ratings.ratings_recompute(actor=request_actor(request)),
+        lambda rated: f"Ratings recomputed from every signed round: {rated} person(s) rated.",
+        "director:persons",
+    )
+
+
+@director_required
+def person_edit(request, person_id):
+    person = get_object_or_404(Person, pk=person_id)
+    initial = {"name": person.name, "city": person.city, "hidden": person.hidden}
+    form = PersonForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            persons.person_update(person=person, actor=request_actor(request), **form.cleaned_data)
+        except ServiceError as error:
+            form_error(form, error)
+        else:
+            messages.success(request, "Person saved.")
+            return redirect("director:persons")
+    players = person.players.select_related("event").order_by("-event__starts_on", "pk")
+    return render(request, "director/person_edit.html", {"person": person, "form": form, "players": players})
+
+
+@director_required
+def series_index(request):
+    form = SeriesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            created = series.series_create(actor=request_actor(request), **form.service_arguments())
+        except ServiceError as error:
+            form_error(form, error)
+        else:
+            messages.success(request, f"Series {created.name} created. Now add its tournaments.")
+            return redirect("director:series_edit", slug=created.slug)
+    return render(request, "director/series_list.html", {"series_list": series_list(), "form": form})
+
+
+@director_required
+def series_edit(request, slug):
+    found = series_get(slug)
+    initial = {"name": found.name, **found.points_data}
+    form = SeriesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            series.series_update(series=found, actor=request_actor(request), **form.service_arguments())
+        except ServiceError as error:
+            form_error(form, error)
+        else:
+            messages.success(request, "Series saved.")
+            return redirect("director:series_edit", slug=found.slug)
+    context = {"series": found, "form": form, "add_form": SeriesTournamentForm(), "entries": found.entries.all()}
+    return render(request, "director/series_edit.html", context)
+
+
+@director_required
+@require_POST
+def series_tournament_add(request, slug):
+    found = series_get(slug)
+    return form_action(
+        request,
+        SeriesTournamentForm(request.POST),
+        lambda tournament: series.series_tournament_add(
+            series=found, tournament=tournament, actor=request_actor(request)
+        ),
+        done=lambda entry: f"{entry.tournament} added.",
+        invalid="Choose a tournament.",
+        to="director:series_edit",
+        slug=found.slug,
+    )
+
+
+@director_required
+@require_POST
+def series_tournament_remove(request, slug, tournament_id):
+    found = series_get(slug)
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return run_and_redirect(
+        request,
+        lambda: series.series_tournament_remove(series=found, tournament=tournament, actor=request_actor(request)),
+        f"{tournament} removed from the series.",
+        "director:series_edit",
+        slug=found.slug,
+    )
+
+
+def person_public_page(request, person_id):
+    """A person's tournaments, partners, placings, series points, statistics and rating (404 when hidden)."""
+    return render(request, "public/person.html", {"page": person_page(person_public(person_id))})
+
+
+def series_public(request, slug):
+    return render(request, "public/series.html", {"standings": series_standings_of(series_get(slug))})
+
+
+@scorekeeper_required
+def series_pdf(request, slug):
+    standings = series_standings_of(series_get(slug))
+    return pdf_response(series_standings_pdf(standings), f"{standings.series.slug}-standings.pdf")
+
+
+@public_page()
+def statistics(request, tournament):
+    """Every team's bids, Bostons, points per hand and reneges over signed tables, and the event's awards."""
+    context = {"tournament": tournament, "event": tournament.event, "result": tournament_statistics(tournament)}
+    return render(request, "public/statistics.html", context)
+
+
+@director_required
+def tournament_ratings(request, slug):
+    """Whether the players' ratings break ties in this tournament's standings (seeding round 1 is a choice
+    of the draw)."""
+    tournament = selectors.tournament_get(slug)
+    if request.method == "POST":
+        return run_and_redirect(
+            request,
+            lambda: ratings.tournament_rating_tie_break(
+                tournament=tournament, on=request.POST.get("on") == "1", actor=request_actor(request)
+            ),
+            lambda t: "Ratings now break ties." if t.rating_breaks_ties else "Ratings no longer break ties.",
+            "director:tournament_ratings",
+            slug=tournament.slug,
+        )
+    context = {"tournament": tournament, "event": tournament.event}
+    return render(request, "director/tournament_ratings.html", context)
