@@ -11,9 +11,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scoring.series import SERIES_POINTS_DEFAULT
 from tournament.errors import ServiceError
 from tournament.models import Payout, Pot, Table, Tournament
-from tournament.services import sheets
+from tournament.services import persons, sheets
+from tournament.services import series as series_services
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create
 
@@ -24,7 +26,8 @@ NOT_REFUSED = {
     "round_live_fragment", "event_archive", "home", "standings", "standings_fragment", "draw", "draw_fragment",
     "team", "bracket", "bracket_fragment", "projector", "team_page", "team_forget", "table", "table_hand_check",
     "table_history", "table_card", "service_worker", "login", "logout", "team_code_new", "announcement_remove",
-    "code_pauses", "payouts", "payouts_pdf", "payouts_export",
+    "code_pauses", "payouts", "payouts_pdf", "payouts_export", "event_persons", "persons", "series_pdf", "statistics",
+    "person", "ratings_recompute", "tournament_ratings",
 }  # fmt: skip
 
 
@@ -292,6 +295,41 @@ def director_cases(tournament, client):
             reverse("director:payout_confirm", args=[slug, prize(team).pk]),
             {"code": tournament.teams.get(number=2).code},
         ),
+        **across_events_cases(tournament, team, other),
+    }
+
+
+def across_events_cases(tournament, team, other):
+    """Persons and series: a link given twice, an unlinked player unlinked, a person merged into itself, a
+    series named twice or left unnamed, a tournament added twice or removed when it is not in the series."""
+    linked, unlinked = (member.player for member in team.members)
+    person = persons.player_link(player=linked)
+    spring = series_services.series_create(name="Spring")
+    series_services.series_tournament_add(series=spring, tournament=other)
+    points = {key: str(value) for key, value in SERIES_POINTS_DEFAULT.items()}
+    event = tournament.event.slug
+    return {
+        "event_person_link": (
+            reverse("director:event_person_link", args=[event]),
+            {"player": linked.pk, "person": person.pk},
+        ),
+        "event_person_unlink": (reverse("director:event_person_unlink", args=[event]), {"player": unlinked.pk}),
+        "person_merge": (reverse("director:person_merge"), {"keep": person.pk, "merge": person.pk}),
+        "person_edit": (reverse("director:person_edit", args=[person.pk]), {"name": " "}, "This field is required."),
+        "series": (reverse("director:series"), {"name": "Spring", **points}),
+        "series_edit": (
+            reverse("director:series_edit", args=[spring.slug]),
+            {"name": "", **points},
+            "This field is required.",
+        ),
+        "series_tournament_add": (
+            reverse("director:series_tournament_add", args=[spring.slug]),
+            {"tournament": other.pk},
+        ),
+        "series_tournament_remove": (
+            reverse("director:series_tournament_remove", args=[spring.slug, tournament.pk]),
+            {},
+        ),
     }
 
 
@@ -343,6 +381,14 @@ DIRECTOR_CASES = [
     "refund_add",
     "payout_pay",
     "payout_confirm",
+    "event_person_link",
+    "event_person_unlink",
+    "person_merge",
+    "person_edit",
+    "series",
+    "series_edit",
+    "series_tournament_add",
+    "series_tournament_remove",
 ]
 
 

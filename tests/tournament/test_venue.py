@@ -17,6 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tests.venue import venue_command, venue_ctrl_c, venue_said_until_serving
 from tournament.management.gunicorn import free_port
+from tournament.services import persons
 from tournament.services.cards import table_cards_issue
 from tournament.services.draws import round_draw, round_publish
 
@@ -70,7 +71,8 @@ def venue_event(transactional_db, tournament, make_teams, sheet):
 def addresses(tournament, tables, cards) -> list[str]:
     team = tournament.teams.order_by("number").first()
     values = {"slug": tournament.slug, "event_slug": tournament.event.slug, "number": 1, "team_id": team.pk}
-    values.update(sequence=1, penalty_id=1, payout_id=1)
+    person = persons.player_link(player=team.members[0].player)
+    values.update(sequence=1, penalty_id=1, payout_id=1, person_id=person.pk)
     found = []
     for name, arguments in public_and_table_routes():
         if name == "table_card":

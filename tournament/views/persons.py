@@ -1,13 +1,13 @@
 """Players across events: the director's persons, linking and series pages, and the public person, series
 and statistics pages. Thin: forms check fields, services decide, selectors read."""
 
-from django.contrib import messages
+from functools import partial
+
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import selectors
-from tournament.errors import ServiceError
 from tournament.forms.persons import (
     LinkForm,
     MergeForm,
@@ -23,7 +23,7 @@ from tournament.selectors.series import series_get, series_list, series_standing
 from tournament.selectors.statistics import tournament_statistics
 from tournament.services import persons, ratings, series
 from tournament.views.cache import public_page
-from tournament.views.common import form_action, form_error, pdf_response, request_actor, run_and_redirect
+from tournament.views.common import form_action, form_saved, pdf_response, request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
 
 PERSONS_PAGE_SIZE = 100
@@ -115,14 +115,9 @@ def person_edit(request, person_id):
     person = get_object_or_404(Person, pk=person_id)
     initial = {"name": person.name, "city": person.city, "hidden": person.hidden}
     form = PersonForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            persons.person_update(person=person, actor=request_actor(request), **form.cleaned_data)
-        except ServiceError as error:
-            form_error(form, error)
-        else:
-            messages.success(request, "Person saved.")
-            return redirect("director:persons")
+    update = partial(persons.person_update, person=person, actor=request_actor(request))
+    if form_saved(request, form, update, "Person saved."):
+        return redirect("director:persons")
     players = person.players.select_related("event").order_by("-event__starts_on", "pk")
     return render(request, "director/person_edit.html", {"person": person, "form": form, "players": players})
 
@@ -130,14 +125,13 @@ def person_edit(request, person_id):
 @director_required
 def series_index(request):
     form = SeriesForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            created = series.series_create(actor=request_actor(request), **form.service_arguments())
-        except ServiceError as error:
-            form_error(form, error)
-        else:
-            messages.success(request, f"Series {created.name} created. Now add its tournaments.")
-            return redirect("director:series_edit", slug=created.slug)
+
+    def create(**_):
+        return series.series_create(actor=request_actor(request), **form.service_arguments())
+
+    created = form_saved(request, form, create, lambda made: f"Series {made.name} created. Now add its tournaments.")
+    if created:
+        return redirect("director:series_edit", slug=created.slug)
     return render(request, "director/series_list.html", {"series_list": series_list(), "form": form})
 
 
@@ -146,14 +140,12 @@ def series_edit(request, slug):
     found = series_get(slug)
     initial = {"name": found.name, **found.points_data}
     form = SeriesForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            series.series_update(series=found, actor=request_actor(request), **form.service_arguments())
-        except ServiceError as error:
-            form_error(form, error)
-        else:
-            messages.success(request, "Series saved.")
-            return redirect("director:series_edit", slug=found.slug)
+
+    def update(**_):
+        return series.series_update(series=found, actor=request_actor(request), **form.service_arguments())
+
+    if form_saved(request, form, update, "Series saved."):
+        return redirect("director:series_edit", slug=found.slug)
     context = {"series": found, "form": form, "add_form": SeriesTournamentForm(), "entries": found.entries.all()}
     return render(request, "director/series_edit.html", context)
 
