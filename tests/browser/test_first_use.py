@@ -233,12 +233,12 @@ def test_every_public_tab_is_seen_on_a_phone_without_scrolling_sideways(phone, t
         sheet.play(table, "NS")
     playoff_seed(tournament=tournament, teams=2)
     playoff_publish(tournament=tournament)
-    for path in ("", "standings/", "draw/", "bracket/"):
+    for path in ("", "standings/", "draw/", "bracket/", "statistics/"):
         phone.goto(f"/t/{tournament.slug}/{path}")
         tabs = phone.locator("nav.tabs")
         assert tabs.evaluate("nav => nav.scrollWidth <= nav.clientWidth"), f"{path}: the tabs scroll sideways"
         links = tabs.get_by_role("link")
-        assert links.count() == 5
+        assert links.count() == 6, "home, standings, tables, playoff, statistics, my team"
         for index in range(links.count()):
             box = links.nth(index).bounding_box()
             name = links.nth(index).inner_text()
