@@ -19,7 +19,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 _CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:10]
 STATIC_ROOT = Path(tempfile.gettempdir()) / f"bidwhist-test-static-{_CHECKOUT}"
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "tournament.sqlite":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"bidwhist-test-{_CHECKOUT}-{os.getpid()}.sqlite3")
     }

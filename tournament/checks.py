@@ -40,7 +40,7 @@ def no_published_passwords(app_configs=None, **kwargs):
 
 def sqlite_location_problem(database: dict) -> str | None:
     """Why an SQLite database cannot be saved to, in words for whoever starts the app; None if it can."""
-    if database.get("ENGINE") != "django.db.backends.sqlite3":
+    if database.get("ENGINE") not in {"django.db.backends.sqlite3", "tournament.sqlite"}:
         return None
     name = str(database.get("NAME") or "")
     if not name or name == ":memory:" or name.startswith("file:"):

@@ -115,7 +115,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Many phones save at once at a venue: WAL lets readers work during a write, the busy
     # timeout makes a writer wait its turn, and IMMEDIATE transactions take the write lock up
-    # front so two saves queue instead of failing with "database is locked".
+    # front so two saves queue instead of failing with "database is locked". Threads of one worker take
+    # their write transactions in turn (tournament/sqlite), so SQLite's busy wait sees one writer a process.
+    DATABASES["default"]["ENGINE"] = "tournament.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
