@@ -62,8 +62,10 @@ def test_a_round_on_the_venue_server_through_a_network_cut_right_after_the_link_
     assert phone.locator("h1").inner_text().startswith("Table 1"), "the sheet reloads offline"
     enter_offline(phone, "N ·", "3", 9)
     phone.reload()
+    # Chromium's offline emulation does not hold back requests of a page a service worker controls, so when
+    # the waiting entry reaches the server is the emulation's, not the app's: what is the app's is that the
+    # entry survives the reload, and that it is stored exactly once (below).
     assert phone.locator("#queue .queue-item").count() == 1, "the entry waits on the phone across a reload"
-    assert not Hand.objects.filter(table=dealt_table).exists()
 
     phone.context.set_offline(False)
     phone.get_by_text("Hand 1 saved").wait_for(timeout=20_000)
