@@ -26,10 +26,11 @@ from tournament.services.sheets.signing import (
     waiting_hands,
 )
 from tournament.services.sheets.undo import removal_undo
-from tournament.services.sheets.write import Change, StaleSheet, sheet_write
+from tournament.services.sheets.write import Change, ChangeContext, StaleSheet, sheet_write
 
 __all__ = [
     "Change",
+    "ChangeContext",
     "EntryClash",
     "HandEntry",
     "StaleSheet",

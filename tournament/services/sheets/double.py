@@ -9,15 +9,20 @@ from dataclasses import dataclass
 from django.db.models import Max
 from django.utils import timezone
 
-import scoring
-from scoring import Pair, RedealReason, Seat
+from scoring import Pair, RedealReason
 from tournament.errors import ServiceError
-from tournament.models import Hand, HandSubmission, LogEntry, Penalty, Table, Tournament
-from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.models import Hand, HandSubmission, LogEntry, Table, Tournament
 from tournament.services.recompute import sheet_load, sheet_score
-from tournament.services.sheets.entries import HandEntry, apply_entry, checked_entry, first_dealer_from
+from tournament.services.sheets.entries import (
+    HandEntry,
+    apply_entry,
+    checked_entry,
+    first_dealer_from,
+    redeal_checked,
+    redeal_penalty_create,
+)
 from tournament.services.sheets.signing import code_check, with_codes_counted
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 
 
 @dataclass(frozen=True)
@@ -60,26 +65,14 @@ def _submission_of(table: Table, side: Pair, sequence: int, entry, dealer, redea
     if entry is not None:
         apply_entry(submission, checked_entry(table, entry))
     else:
-        if dealer not in Seat.values():
-            raise ServiceError("Choose the seat that dealt.", field="dealer")
-        if redeal_reason not in RedealReason.values():
-            raise ServiceError("Choose why the cards are dealt again.", field="redeal_reason")
-        if RedealReason(redeal_reason).names_a_team and redeal_team not in Pair.values():
-            raise ServiceError("Choose the team that was out of turn.", field="redeal_team")
+        why = redeal_checked(dealer, redeal_reason, redeal_team, fields=("dealer", "redeal_reason", "redeal_team"))
         submission.dealer = dealer
         submission.redeal_reason = redeal_reason
-        submission.redeal_team = redeal_team if RedealReason(redeal_reason).names_a_team else ""
+        submission.redeal_team = redeal_team if why.names_a_team else ""
     extra = _candidate(table, submission)
-    penalty = _redeal_penalty(submission)
-    if penalty is None:
+    if not (submission.redeal_reason and RedealReason(submission.redeal_reason).names_a_team):
         sheet_score(sheet_load(table), extra=extra)
     return submission
-
-
-def _redeal_penalty(submission: HandSubmission) -> scoring.Penalty | None:
-    if not submission.redeal_reason:
-        return None
-    return RedealReason(submission.redeal_reason).penalty(submission.redeal_team)
 
 
 def _record(table: Table, submission: HandSubmission) -> Hand:
@@ -89,16 +82,8 @@ def _record(table: Table, submission: HandSubmission) -> Hand:
     hand = _candidate(table, submission)
     hand.accepted_at = timezone.now()
     hand.save()
-    penalty = _redeal_penalty(submission)
-    if penalty is not None:
-        Penalty.objects.create(
-            table=table,
-            hand=hand,
-            kind=penalty.kind,
-            team=penalty.team,
-            choice=penalty.choice or "",
-            before_bidding=penalty.before_bidding,
-        )
+    if submission.redeal_reason:
+        redeal_penalty_create(hand, RedealReason(submission.redeal_reason), submission.redeal_team)
     table.submissions.filter(sequence=submission.sequence).delete()
     return hand
 
@@ -106,21 +91,21 @@ def _record(table: Table, submission: HandSubmission) -> Hand:
 def hand_submit(
     *,
     table: Table,
-    version: int,
     pair: str,
     code: str = "",
     entry: HandEntry | None = None,
     dealer: str = "",
     redeal_reason: str = "",
     redeal_team: str = "",
-    user=None,
-    actor: Actor | None = None,
+    context: ChangeContext | None = None,
+    **given,
 ) -> Submitted:
     """A team's own entry of the next deal: a played hand (``entry``) or a re-deal (its reason and team).
 
     Entering again replaces the team's entry. When both teams' entries agree, the deal is recorded.
     """
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if table.round.tournament.sheet_mode != Tournament.SheetMode.DOUBLE:
@@ -163,19 +148,18 @@ def hand_submit(
             records=(hand,),
         )
 
-    return with_codes_counted(table, actor, lambda: sheet_write(table, version=version, actor=actor, edit=edit))
+    return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit))
 
 
-def entries_settle(
-    *, table: Table, version: int, keep: str, reason: str, user=None, actor: Actor | None = None
-) -> Hand:
+def entries_settle(*, table: Table, keep: str, context: ChangeContext | None = None, **given) -> Hand:
     """Staff record one team's version of a deal the teams entered differently, saying why."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if not actor.is_staff:
             raise ServiceError("Only the tournament director or scorekeeper can settle the teams' entries.")
-        if not reason.strip():
+        if not context.reason.strip():
             raise ServiceError("Say why this version stands.", field="reason")
         if keep not in Pair.values():
             raise ServiceError("Choose the team whose entry stands.", field="keep")
@@ -189,4 +173,4 @@ def entries_settle(
             result=hand,
         )
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason)
+    return sheet_write(table, context=context, edit=edit)

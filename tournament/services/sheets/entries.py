@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass, replace
 
 import scoring
-from scoring import PenaltyKind, ScoringError, Seat
+from scoring import Pair, PenaltyKind, RedealReason, ScoringError, Seat
 from tournament.errors import ServiceError
 from tournament.models import Hand, HandSubmission, Penalty, Table
 
@@ -109,6 +109,36 @@ def hand_record_fields(hand: Hand) -> dict:
 
 def penalty_fields(penalty: Penalty) -> dict:
     return {name: getattr(penalty, name) for name in PENALTY_FIELDS}
+
+
+def redeal_checked(dealer: str, reason: str, team: str, *, fields=("dealer", "reason", "team")) -> RedealReason:
+    """Why the cards are dealt again, refused beside its field (``fields`` names the dealer's, the reason's and
+    the team's) when the dealer, the reason or the team it names is missing."""
+    dealer_field, reason_field, team_field = fields
+    if dealer not in Seat.values():
+        raise ServiceError("Choose the seat that dealt.", field=dealer_field)
+    if reason not in RedealReason.values():
+        raise ServiceError("Choose why the cards are dealt again.", field=reason_field)
+    why = RedealReason(reason)
+    if why.names_a_team and team not in Pair.values():
+        raise ServiceError("Choose the team that was out of turn.", field=team_field)
+    return why
+
+
+def redeal_penalty_create(hand: Hand, why: RedealReason, team: str, *, author=None) -> Penalty | None:
+    """The penalty a re-deal implies (a deal or bid out of turn names a team), stored on the re-deal."""
+    penalty = why.penalty(team) if why.names_a_team else None
+    if penalty is None:
+        return None
+    return Penalty.objects.create(
+        table=hand.table,
+        hand=hand,
+        kind=penalty.kind,
+        team=penalty.team,
+        choice=penalty.choice or "",
+        before_bidding=penalty.before_bidding,
+        created_by=author,
+    )
 
 
 def first_dealer_from(table: Table, dealer: str) -> None:

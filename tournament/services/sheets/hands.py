@@ -1,6 +1,6 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from django.db.models import Max
 from django.utils import timezone
@@ -9,7 +9,7 @@ import scoring
 from scoring import PenaltyKind, RedealReason, Seat
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
-from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.log import Actor
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.entries import (
     ENTRY_ID,
@@ -21,8 +21,10 @@ from tournament.services.sheets.entries import (
     hand_snapshot,
     out_of_turn_mark,
     penalty_fields,
+    redeal_checked,
+    redeal_penalty_create,
 )
-from tournament.services.sheets.write import Change, StaleSheet, may_change, sheet_write
+from tournament.services.sheets.write import Change, ChangeContext, StaleSheet, may_change, sheet_write
 
 
 def _mark_out_of_turn(table: Table, hand: Hand, entry: HandEntry, actor: Actor) -> None:
@@ -86,16 +88,12 @@ def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) ->
 def table_first_dealer_set(
     *,
     table: Table,
-    version: int,
     seat: str,
-    user=None,
-    reason: str = "",
-    confirm_knock_on: bool = False,
-    actor: Actor | None = None,
-    director_ruling: bool = False,
+    context: ChangeContext | None = None,
+    **given,
 ) -> Table:
     """Name the seat dealt the first diamond: the first dealer of the round."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
 
     def edit(table: Table, correction: bool) -> Change:
         if seat not in Seat.values():
@@ -111,35 +109,24 @@ def table_first_dealer_set(
             result=table,
         )
 
-    return sheet_write(
-        table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-        director_ruling=director_ruling,
-    )
+    return sheet_write(table, context=context, edit=edit)
 
 
 def hand_record(
     *,
     table: Table,
-    version: int,
     entry: HandEntry,
-    user=None,
-    reason: str = "",
-    confirm_knock_on: bool = False,
-    actor: Actor | None = None,
-    director_ruling: bool = False,
     entry_id: str = "",
+    context: ChangeContext | None = None,
+    **given,
 ) -> Hand:
     """Enter the next played hand; the engine scores it and the whole sheet.
 
     ``entry_id`` is the phone's own id for the entry: a phone that sends it again (its answer was lost when
     the network dropped) gets the hand already recorded, and the sheet keeps it once.
     """
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
     if entry_id and not ENTRY_ID.fullmatch(entry_id):
         raise ServiceError("The entry's id is not one this app gives: enter the hand again.", field="entry_id")
     if recorded := _recorded(table, entry_id, entry):
@@ -172,15 +159,7 @@ def hand_record(
         )
 
     try:
-        return sheet_write(
-            table,
-            version=version,
-            actor=actor,
-            edit=edit,
-            reason=reason,
-            confirm_knock_on=confirm_knock_on,
-            director_ruling=director_ruling,
-        )
+        return sheet_write(table, context=context, edit=edit)
     except StaleSheet:
         if recorded := _recorded(table, entry_id, entry):
             return recorded
@@ -217,28 +196,24 @@ def _recorded(table: Table, entry_id: str, entry: HandEntry) -> Hand | None:
 def redeal_record(
     *,
     table: Table,
-    version: int,
     dealer: str,
     reason: str,
     team: str = "",
-    user=None,
     note: str = "",
-    actor: Actor | None = None,
+    context: ChangeContext | None = None,
+    **given,
 ) -> Hand:
     """Record a deal that does not count; the same hand number is dealt again.
 
     ``reason`` is why the cards are dealt again (a ``RedealReason``); ``note`` the correction's reason.
     """
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
+    if note:
+        context = replace(context, reason=note)
 
     def edit(table: Table, correction: bool) -> Change:
-        if dealer not in Seat.values():
-            raise ServiceError("Choose the seat that dealt.", field="dealer")
-        if reason not in RedealReason.values():
-            raise ServiceError("Choose why the cards are dealt again.", field="reason")
-        why = RedealReason(reason)
-        if why.names_a_team and team not in scoring.Pair.values():
-            raise ServiceError("Choose the team that was out of turn.", field="team")
+        why = redeal_checked(dealer, reason, team)
         if why is not RedealReason.DEAL_OUT_OF_TURN:
             first_dealer_from(table, dealer)
         entry_mode_check(table, actor)
@@ -250,17 +225,7 @@ def redeal_record(
             by_staff=actor.is_staff,
             **entered_by(table, actor),
         )
-        penalty = why.penalty(team) if why.names_a_team else None
-        if penalty is not None:
-            Penalty.objects.create(
-                table=table,
-                hand=hand,
-                kind=penalty.kind,
-                team=penalty.team,
-                choice=penalty.choice or "",
-                before_bidding=penalty.before_bidding,
-                created_by=actor.account,
-            )
+        redeal_penalty_create(hand, why, team, author=actor.account)
         return Change(
             LogEntry.Action.REDEAL_ADDED,
             lambda: f"Re-deal of hand {hand.hand_number} ({why.label.lower()})",
@@ -268,22 +233,19 @@ def redeal_record(
             result=hand,
         )
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=note, reason_field="note")
+    return sheet_write(table, context=context, edit=edit, reason_field="note")
 
 
 def hand_update(
     *,
     hand: Hand,
-    version: int,
     entry: HandEntry,
-    user=None,
-    reason: str = "",
-    confirm_knock_on: bool = False,
-    actor: Actor | None = None,
-    director_ruling: bool = False,
+    context: ChangeContext | None = None,
+    **given,
 ) -> Hand:
     """Change a played hand; everything after it is rescored."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change | None:
         stored = Hand.objects.get(pk=hand.pk, table=table)
@@ -311,33 +273,22 @@ def hand_update(
             result=stored,
         )
 
-    changed = sheet_write(
-        hand.table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-        director_ruling=director_ruling,
-    )
+    changed = sheet_write(hand.table, context=context, edit=edit)
     return changed or hand
 
 
 def hand_remove(
     *,
     hand: Hand,
-    version: int,
-    user=None,
-    reason: str = "",
-    confirm_knock_on: bool = False,
-    actor: Actor | None = None,
-    director_ruling: bool = False,
+    context: ChangeContext | None = None,
+    **given,
 ) -> LogEntry:
     """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up.
 
     Returns the removal's entry in the sheet's history, from which ``removal_undo`` puts it back.
     """
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         entry_mode_check(table, actor)
@@ -358,12 +309,4 @@ def hand_remove(
             before={**before, "penalties": penalties, "restore": kept},
         )
 
-    return sheet_write(
-        hand.table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-        director_ruling=director_ruling,
-    )
+    return sheet_write(hand.table, context=context, edit=edit)

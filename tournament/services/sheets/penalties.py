@@ -4,9 +4,8 @@ import scoring
 from scoring import PenaltyKind, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
-from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.sheets.entries import penalty_fields
-from tournament.services.sheets.write import Change, may_change, sheet_write
+from tournament.services.sheets.write import Change, ChangeContext, may_change, sheet_write
 
 
 def _penalty_snapshot(penalty: Penalty) -> dict:
@@ -37,28 +36,25 @@ def _rule(kind: str, team: str, count: int, choice: str, points: int) -> scoring
 def penalty_add(
     *,
     table: Table,
-    version: int,
     kind: str,
     team: str,
     hand: Hand | None = None,
     count: int = 1,
     choice: str = "",
     points: int = 0,
-    reason: str = "",
-    user=None,
-    confirm_knock_on: bool = False,
-    actor: Actor | None = None,
-    director_ruling: bool = False,
+    context: ChangeContext | None = None,
+    **given,
 ) -> Penalty:
     """Record a penalty from the rule sheet; its points come from the tournament's rule set."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         rule = _rule(kind, team, count, choice, points)
         if rule.kind is PenaltyKind.DIRECTOR_RULING:
             if not actor.is_staff:
                 raise ServiceError("Only the tournament director or scorekeeper can make a ruling.", field="kind")
-            if not reason.strip():
+            if not context.reason.strip():
                 raise ServiceError("A ruling needs its reason in writing.", field="reason")
         elif hand is None:
             raise ServiceError("Choose the hand it happened in.", field="hand")
@@ -74,7 +70,7 @@ def penalty_add(
             count=rule.count,
             choice=rule.choice or "",
             points=rule.points,
-            reason=reason.strip(),
+            reason=context.reason.strip(),
             created_by=actor.account,
         )
         where = f"hand {hand.hand_number}" if hand else "the round"
@@ -85,29 +81,18 @@ def penalty_add(
             result=penalty,
         )
 
-    return sheet_write(
-        table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-        director_ruling=director_ruling,
-    )
+    return sheet_write(table, context=context, edit=edit)
 
 
 def penalty_remove(
     *,
     penalty: Penalty,
-    version: int,
-    user=None,
-    reason: str = "",
-    confirm_knock_on: bool = False,
-    actor: Actor | None = None,
-    director_ruling: bool = False,
+    context: ChangeContext | None = None,
+    **given,
 ) -> LogEntry:
     """Undo a penalty; the sheet is rescored without it. Returns the removal's entry (see removal_undo)."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         stored = Penalty.objects.select_related("hand").get(pk=penalty.pk, table=table)
@@ -125,12 +110,4 @@ def penalty_remove(
         stored.delete()
         return Change(LogEntry.Action.PENALTY_REMOVED, f"Removed: {description}", before=before)
 
-    return sheet_write(
-        penalty.table,
-        version=version,
-        actor=actor,
-        edit=edit,
-        reason=reason,
-        confirm_knock_on=confirm_knock_on,
-        director_ruling=director_ruling,
-    )
+    return sheet_write(penalty.table, context=context, edit=edit)

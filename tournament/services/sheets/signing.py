@@ -5,8 +5,8 @@ from django.utils import timezone
 from scoring import Pair
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Player, Round, Signature, Table, Team, Tournament, team_code_typed
-from tournament.services.log import TABLE_LINK, Actor, actor_of
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.log import Actor
+from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 from tournament.services.throttle import table_key, throttle_check, throttle_fail
 
 
@@ -63,15 +63,15 @@ def waiting_hands(table: Table) -> list[str]:
 def sheet_sign(
     *,
     table: Table,
-    version: int,
     pair: str,
     player: Player,
-    user=None,
-    actor: Actor | None = None,
     code: str = "",
+    context: ChangeContext | None = None,
+    **given,
 ) -> Signature:
     """A player confirms the completed sheet for their team with the team's code; the second team locks it."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if table.signed:
@@ -106,16 +106,13 @@ def sheet_sign(
             summary += "; both teams signed, the sheet is locked"
         return Change(LogEntry.Action.SIGNED, summary, result=signature, voids_signatures=False)
 
-    return with_codes_counted(
-        table, actor, lambda: sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
-    )
+    return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit, scored=False))
 
 
-def hand_accept(
-    *, table: Table, version: int, hand: Hand, code: str = "", user=None, actor: Actor | None = None
-) -> Hand:
+def hand_accept(*, table: Table, hand: Hand, code: str = "", context: ChangeContext | None = None, **given) -> Hand:
     """The team that did not enter a hand accepts it with its code (tournaments whose opponents accept)."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if table.round.tournament.sheet_mode != Tournament.SheetMode.ACCEPT:
@@ -134,14 +131,12 @@ def hand_accept(
             voids_signatures=False,
         )
 
-    return with_codes_counted(
-        table, actor, lambda: sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
-    )
+    return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit, scored=False))
 
 
-def sheet_dispute(*, table: Table, version: int, pair: str, note: str, user=None, actor: Actor | None = None) -> Table:
+def sheet_dispute(*, table: Table, pair: str, note: str, context: ChangeContext | None = None, **given) -> Table:
     """A team calls the director about the sheet; it cannot be signed until staff resolve it."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
 
     def edit(table: Table, correction: bool) -> Change:
         if table.round.status != Round.Status.PUBLISHED:
@@ -158,23 +153,24 @@ def sheet_dispute(*, table: Table, version: int, pair: str, note: str, user=None
         table.save(update_fields=["disputed_at", "dispute_note"])
         return Change(LogEntry.Action.DISPUTED, f"Director called by {table.dispute_note}", result=table)
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, scored=False)
+    return sheet_write(table, context=context, edit=edit, scored=False)
 
 
-def sheet_dispute_resolve(*, table: Table, version: int, user=None, reason: str, actor: Actor | None = None) -> Table:
+def sheet_dispute_resolve(*, table: Table, context: ChangeContext | None = None, **given) -> Table:
     """Staff settle a dispute (correcting the sheet first if needed); the teams may then sign."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if not actor.is_staff:
             raise ServiceError("Only the tournament director or scorekeeper can settle a dispute.")
         if table.disputed_at is None:
             raise ServiceError("This sheet is not disputed.")
-        if not reason.strip():
+        if not context.reason.strip():
             raise ServiceError("Say how the dispute was settled.", field="reason")
         table.disputed_at = None
         table.dispute_note = ""
         table.save(update_fields=["disputed_at", "dispute_note"])
         return Change(LogEntry.Action.DISPUTE_RESOLVED, "Dispute settled", result=table, voids_signatures=False)
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason, scored=False)
+    return sheet_write(table, context=context, edit=edit, scored=False)

@@ -5,9 +5,8 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
-from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.sheets.entries import PENALTY_FIELDS
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 
 
 def _penalty(table: Table, hand: Hand | None, fields: dict) -> Penalty:
@@ -18,14 +17,12 @@ def _penalty(table: Table, hand: Hand | None, fields: dict) -> Penalty:
     return Penalty.objects.create(table=table, hand=hand, created_by_id=author, **values)
 
 
-def removal_undo(
-    *, table: Table, version: int, removal: LogEntry, user=None, reason: str = "", actor: Actor | None = None
-) -> LogEntry:
+def removal_undo(*, table: Table, removal: LogEntry, context: ChangeContext | None = None, **given) -> LogEntry:
     """Put back the hand (with its penalties) or the penalty that ``removal`` took away, as it was.
 
     Only the sheet's last change can be undone this way; signatures the removal voided stay void.
     """
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    context = ChangeContext.of(context, **given)
 
     def edit(table: Table, correction: bool) -> Change:
         if removal.table_id != table.pk or removal.action not in (
@@ -56,4 +53,4 @@ def removal_undo(
             what = removal.summary.removeprefix("Removed: ")
         return Change(LogEntry.Action.REMOVAL_UNDONE, f"Put back: {what}", after=kept)
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason)
+    return sheet_write(table, context=context, edit=edit)

@@ -14,7 +14,7 @@ from django.db import models, transaction
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
-from tournament.services.log import Actor, log_write
+from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import table_recompute
 
@@ -54,6 +54,31 @@ class Change:
             self.summary = self.summary()
         if callable(self.after):
             self.after = self.after()
+
+
+@dataclass(frozen=True)
+class ChangeContext:
+    """What a change to a sheet carries besides the change itself: the version the person was looking at, who
+    makes it, the correction's reason, a confirmed knock-on in the bracket and the director's ruling.
+
+    The view builds it once and the services pass it whole to ``sheet_write``.
+    """
+
+    version: int
+    actor: Actor = TABLE_LINK
+    reason: str = ""
+    confirm_knock_on: bool = False
+    director_ruling: bool = False
+
+    @classmethod
+    def of(cls, context: "ChangeContext | None" = None, *, user=None, actor: Actor | None = None, **given):
+        """The context given whole, or built from the keyword arguments the sheet services have always taken
+        (``version``, ``reason``... and the actor named as ``actor``, or as a logged-in ``user``)."""
+        if context is None:
+            return cls(actor=actor_of(actor, user, default=TABLE_LINK), **given)
+        if given or user is not None or actor is not None:
+            raise TypeError("Give a change's context whole or as keyword arguments, not both.")
+        return context
 
 
 def locked_table(table: Table, version: int) -> Table:
@@ -138,24 +163,24 @@ def may_change(actor: Actor, record) -> bool:
 def sheet_write(
     table: Table,
     *,
-    version: int,
-    actor: Actor,
     edit: Callable[[Table, bool], Change | None],
-    reason: str = "",
+    context: ChangeContext | None = None,
     reason_field: str = "reason",
     scored: bool = True,
-    confirm_knock_on: bool = False,
-    director_ruling: bool = False,
+    **given,
 ):
     """Make one change to a sheet and return what the edit returned as its ``result`` (else the history entry).
 
     ``edit(table, correction)`` receives the locked table and whether this is a staff correction; it makes
     the change and describes it, or returns None when nothing changed. A ``scored`` change (hands,
     penalties, the first dealer) may be a correction and rescores the sheet; signing and disputes are not.
-    ``reason`` is the correction's reason, passed to the service as ``reason_field``. A correction that
+    ``context`` says who makes the change, from which version and why (or its fields as keyword arguments);
+    its ``reason`` is the correction's reason, passed to the service as ``reason_field``. A correction that
     changes who won a signed sheet stands only as a director's ruling (``director_ruling``).
     """
-    table = locked_table(table, version)
+    context = ChangeContext.of(context, **given)
+    actor, reason = context.actor, context.reason
+    table = locked_table(table, context.version)
     correction = correction_check(table, actor, reason, reason_field) if scored else False
     winner_before = table.winner_pair if table.signed else None
     was_complete = table.complete
@@ -166,11 +191,11 @@ def sheet_write(
         table_recompute(table, results_to=change.held_records())
     change.settle(reload=not scored)
     if correction and table.winner_pair != winner_before:
-        _result_reversal_check(table, actor, director_ruling)
+        _result_reversal_check(table, actor, context.director_ruling)
         change.summary += "; the director's ruling changes the result"
     if change.voids_signatures and was_complete:
         # Only a complete sheet is signed: an incomplete one has no signature to void.
         _void_signatures(table, actor)
     entry = _history(table, actor, change, reason=reason, correction=correction)
-    playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=confirm_knock_on)
+    playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=context.confirm_knock_on)
     return entry if change.result is None else change.result

@@ -72,7 +72,7 @@ def hand_add(request, secret):
                 table=page.table,
                 entry=hand_entry(data),
                 entry_id=request.POST.get("entry_id", ""),
-                **change_of(request, data),
+                context=change_of(request, data),
             )
             return sheet_form_run(page, "hand", form, record, hand_saved)
         else:
@@ -160,7 +160,7 @@ def hand_edit(request, secret, sequence):
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            update = partial(sheets.hand_update, hand=hand, entry=hand_entry(data), **change_of(request, data))
+            update = partial(sheets.hand_update, hand=hand, entry=hand_entry(data), context=change_of(request, data))
             done = f"Hand {hand.hand_number} changed; the sheet is rescored."
             return sheet_form_run(page, "edit", form, update, done, anchor=f"hand-{hand.sequence}", to=here)
         return refused(page, "edit", form, to=here)
@@ -182,6 +182,6 @@ def first_dealer_set(request, secret):
     form = page.first_dealer_form(request.POST)
 
     def name(**data):
-        return sheets.table_first_dealer_set(table=page.table, seat=data["seat"], **change_of(request, data))
+        return sheets.table_first_dealer_set(table=page.table, seat=data["seat"], context=change_of(request, data))
 
     return sheet_form_post(page, "first", form, name, "First dealer named.")

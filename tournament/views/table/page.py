@@ -24,7 +24,7 @@ from tournament.forms.table import (
 )
 from tournament.models import Round, Table, Tournament
 from tournament.services.playoffs import seeding_changes
-from tournament.services.sheets.write import may_change
+from tournament.services.sheets.write import ChangeContext, may_change
 from tournament.views.common import earlier_messages_drop, refusal_say, request_actor, service_run
 from tournament.views.offline import offline_copy
 from tournament.views.team import team_code_opened
@@ -43,15 +43,15 @@ FORM_ANCHORS = {
 }
 
 
-def change_of(request, data) -> dict:
+def change_of(request, data) -> ChangeContext:
     """What every change to a sheet carries: the version seen, who, why, and a confirmed knock-on."""
-    return {
-        "version": data["version"],
-        "actor": request_actor(request),
-        "reason": data.get("reason", ""),
-        "confirm_knock_on": data.get("confirm_knock_on", False),
-        "director_ruling": data.get("director_ruling", False),
-    }
+    return ChangeContext(
+        version=data["version"],
+        actor=request_actor(request),
+        reason=data.get("reason", ""),
+        confirm_knock_on=data.get("confirm_knock_on", False),
+        director_ruling=data.get("director_ruling", False),
+    )
 
 
 def back_to_sheet(page: "TablePage", anchor: str = ENTRY):

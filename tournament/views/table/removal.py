@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms.table import RemoveForm, VersionForm
 from tournament.models import Hand, LogEntry, Penalty
 from tournament.services import sheets
+from tournament.services.sheets import ChangeContext
 from tournament.views.common import refusal_say, request_actor, service_run
 from tournament.views.table.page import UNDO, TablePage, back_to_sheet, change_of
 
@@ -23,7 +24,7 @@ def _confirm_and_remove(request, page: TablePage, *, what: str, details: list[st
     if request.method == "POST" and form.is_valid():
         ran = service_run(
             request,
-            lambda: remove(**change_of(request, form.cleaned_data)),
+            lambda: remove(context=change_of(request, form.cleaned_data)),
             lambda removal: f"{removal.summary}; the sheet is rescored.",
             form=form,
         )
@@ -90,10 +91,12 @@ def removal_undo(request, secret):
     undo = partial(
         sheets.removal_undo,
         table=page.table,
-        version=form.cleaned_data["version"],
         removal=removal,
-        reason=f"Undo: {removal.summary}" if page.locked else "",
-        actor=request_actor(request),
+        context=ChangeContext(
+            version=form.cleaned_data["version"],
+            actor=request_actor(request),
+            reason=f"Undo: {removal.summary}" if page.locked else "",
+        ),
     )
     service_run(request, undo, f"Put back: {removal.summary.removeprefix('Removed').lstrip(': ')}.")
     del request.session[UNDO]

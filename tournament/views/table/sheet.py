@@ -30,7 +30,7 @@ def penalty_add(request, secret):
             count=data["count"],
             choice=data["choice"],
             points=data["points"] or 0,
-            **change_of(request, data),
+            context=change_of(request, data),
         )
 
     return sheet_form_post(page, "penalty", form, add, "Penalty recorded: {0.description}.".format)

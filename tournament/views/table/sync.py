@@ -68,7 +68,7 @@ def _answer(request, page: TablePage) -> JsonResponse:
     data = form.cleaned_data
     try:
         hand = sheets.hand_record(
-            table=page.table, entry=hand_entry(data), entry_id=entry_id, **change_of(request, data)
+            table=page.table, entry=hand_entry(data), entry_id=entry_id, context=change_of(request, data)
         )
     except StaleSheet:
         message = (
