@@ -16,7 +16,7 @@ IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
 
 
 def team_ref(team: Team | None) -> schemas.TeamRef | None:
-    return schemas.TeamRef(number=team.number, name=team.display_name) if team is not None else None
+    return schemas.TeamRef.model_validate(team) if team is not None else None
 
 
 def players_of(team: Team) -> list[str]:
@@ -24,14 +24,7 @@ def players_of(team: Team) -> list[str]:
 
 
 def team_out(team: Team) -> schemas.TeamOut:
-    return schemas.TeamOut(
-        number=team.number,
-        name=team.display_name,
-        team_name=team.name,
-        city=team.city,
-        players=players_of(team),
-        withdrawn=team.withdrawn,
-    )
+    return schemas.TeamOut.model_validate(team)
 
 
 def events() -> list[schemas.EventOut]:
@@ -39,14 +32,7 @@ def events() -> list[schemas.EventOut]:
 
 
 def event_out(event: Event) -> schemas.EventOut:
-    return schemas.EventOut(
-        slug=event.slug,
-        name=event.name,
-        venue=event.venue,
-        starts_on=event.starts_on,
-        ends_on=event.ends_on,
-        tournaments=[schemas.TournamentRef(slug=t.slug, name=t.name, status=t.status) for t in event.tournaments.all()],
-    )
+    return schemas.EventOut.model_validate(event)
 
 
 def _playoff_options(tournament: Tournament) -> schemas.PlayoffOptions:
@@ -80,41 +66,11 @@ def teams(tournament: Tournament) -> list[schemas.TeamOut]:
 
 
 def penalty_out(penalty: Penalty) -> schemas.PenaltyOut:
-    return schemas.PenaltyOut(
-        kind=penalty.kind,
-        team=penalty.team,
-        description=penalty.description,
-        count=penalty.count,
-        choice=penalty.choice,
-        points=penalty.points,
-        ns_points=penalty.ns_points,
-        ew_points=penalty.ew_points,
-    )
+    return schemas.PenaltyOut.model_validate(penalty)
 
 
 def hand_out(hand: Hand) -> schemas.HandOut:
-    contract = hand.contract
-    return schemas.HandOut(
-        number=hand.hand_number,
-        counts=hand.counts,
-        misdeal=hand.misdeal,
-        dealer=hand.dealer,
-        bidder=hand.bidder or None,
-        bid=str(contract.bid) if contract else None,
-        level=hand.bid_level,
-        kind=hand.bid_kind or None,
-        trump=hand.trump_suit or None,
-        direction=str(contract.direction) if contract and contract.direction else None,
-        books=hand.books,
-        books_after_penalties=hand.books_after_penalties,
-        made=hand.made,
-        boston=hand.boston,
-        ns_points=hand.ns_points,
-        ew_points=hand.ew_points,
-        ns_total=hand.ns_total,
-        ew_total=hand.ew_total,
-        penalties=[penalty_out(p) for p in hand.penalties.all()],
-    )
+    return schemas.HandOut.model_validate(hand)
 
 
 def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:

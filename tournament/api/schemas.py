@@ -2,14 +2,24 @@
 never a table's link, a team's code or a player's phone number."""
 
 import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from ninja import Schema
+from pydantic import AliasChoices, BeforeValidator, Field
+
+
+def read(attribute: str, name: str, default: Any = ...) -> Any:
+    """A field read from a record's ``attribute`` (an answer built already reads as ``name``)."""
+    return Field(default, validation_alias=AliasChoices(attribute, name))
+
+
+# Text the models keep blank when there is none, which the API says as null; a value as its words.
+Blank = Annotated[str | None, BeforeValidator(lambda value: str(value) if value else None)]
 
 
 class TeamRef(Schema):
     number: int
-    name: str
+    name: str = read("display_name", "name")
 
 
 class EventRef(Schema):
@@ -53,10 +63,10 @@ class TournamentOut(Schema):
 
 class TeamOut(Schema):
     number: int
-    name: str
-    team_name: str
+    name: str = read("display_name", "name")
+    team_name: str = Field(validation_alias=AliasChoices("team_name", "name"))
     city: str
-    players: list[str]
+    players: list[str] = read("player_name_list", "players")
     withdrawn: bool
 
 
@@ -72,16 +82,18 @@ class PenaltyOut(Schema):
 
 
 class HandOut(Schema):
-    number: int
+    """A deal of a sheet, read from the stored hand: a field named as the model's is copied as it is."""
+
+    number: int = read("hand_number", "number")
     counts: bool
     misdeal: bool
     dealer: str
-    bidder: str | None
-    bid: str | None
-    level: int | None
-    kind: str | None
-    trump: str | None
-    direction: str | None
+    bidder: Blank
+    bid: Blank = read("contract.bid", "bid", None)
+    level: int | None = read("bid_level", "level")
+    kind: Blank = read("bid_kind", "kind")
+    trump: Blank = read("trump_suit", "trump")
+    direction: Blank = read("contract.direction", "direction")
     books: int | None
     books_after_penalties: int | None
     made: bool | None
