@@ -9,6 +9,9 @@ from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, S
 from tournament.models.events import Player
 from tournament.models.rounds import Table
 
+# What a scorekeeper enters of a played deal: the same fields on a hand and on a team's own entry of it.
+DEAL_ENTRY = ("dealer", "bidder", "bid_level", "bid_kind", "trump_suit", "direction", "books")
+
 
 class Hand(models.Model):
     """One deal at a table, in the order dealt: a played hand, or a re-deal that does not count.
@@ -49,6 +52,9 @@ class Hand(models.Model):
     ew_total = models.IntegerField(default=0)
 
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # What was entered of a deal and by whom: what removing and putting back a hand keeps, and the archive.
+    ENTRY_FIELDS = ("sequence", "misdeal", *DEAL_ENTRY, "by_staff", "entered_by", "entry_id")
 
     class Meta:
         ordering = ["table", "sequence"]
@@ -130,6 +136,9 @@ class Penalty(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # What was entered of a penalty (its author aside): what removing and putting it back keeps, and the archive.
+    ENTRY_FIELDS = ("kind", "team", "count", "choice", "before_bidding", "points", "reason")
 
     class Meta:
         ordering = ["table", "created_at", "pk"]
@@ -215,17 +224,7 @@ class HandSubmission(models.Model):
     def __str__(self):
         return f"{self.get_pair_display()}'s entry of deal {self.sequence} at table {self.table.number}"
 
-    ENTRY_FIELDS = (
-        "dealer",
-        "redeal_reason",
-        "redeal_team",
-        "bidder",
-        "bid_level",
-        "bid_kind",
-        "trump_suit",
-        "direction",
-        "books",
-    )
+    ENTRY_FIELDS = ("redeal_reason", "redeal_team", *DEAL_ENTRY)
 
     def entry(self) -> dict:
         """What the team entered, to compare with the other team's."""

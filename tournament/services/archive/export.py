@@ -17,15 +17,14 @@ def _time(value: datetime.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
+def _fields(record) -> dict:
+    """What was entered of a hand, a penalty or a team's entry, as its model names it (``ENTRY_FIELDS``)."""
+    return {name: getattr(record, name) for name in record.ENTRY_FIELDS}
+
+
 def _penalty(penalty: Penalty, users: dict) -> dict:
     return {
-        "kind": penalty.kind,
-        "team": penalty.team,
-        "count": penalty.count,
-        "choice": penalty.choice,
-        "before_bidding": penalty.before_bidding,
-        "points": penalty.points,
-        "reason": penalty.reason,
+        **_fields(penalty),
         "created_by": users.get(penalty.created_by_id),
         "created_at": _time(penalty.created_at),
     }
@@ -175,18 +174,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
     for table in round_.tables.all():
         hands = [
             {
-                "sequence": hand.sequence,
-                "dealer": hand.dealer,
-                "misdeal": hand.misdeal,
-                "bidder": hand.bidder,
-                "bid_level": hand.bid_level,
-                "bid_kind": hand.bid_kind,
-                "trump_suit": hand.trump_suit,
-                "direction": hand.direction,
-                "books": hand.books,
-                "by_staff": hand.by_staff,
-                "entered_by": hand.entered_by,
-                "entry_id": hand.entry_id,
+                **_fields(hand),
                 "accepted_at": _time(hand.accepted_at),
                 "created_at": _time(hand.created_at),
                 "penalties": [_penalty(p, users) for p in hand.penalties.all()],
@@ -221,7 +209,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                     {
                         "pair": sub.pair,
                         "sequence": sub.sequence,
-                        **{name: getattr(sub, name) for name in sub.ENTRY_FIELDS},
+                        **_fields(sub),
                         "device": sub.device,
                         "created_at": _time(sub.created_at),
                     }

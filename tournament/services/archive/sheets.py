@@ -27,6 +27,11 @@ def refuse(path: str, message: str):
     raise ServiceError(f"{path}: {message}")
 
 
+def entered_fields(part, model) -> dict:
+    """What the archive holds of what was entered of a record, by the names its model keeps (``ENTRY_FIELDS``)."""
+    return part.model_dump(include=set(model.ENTRY_FIELDS))
+
+
 def set_times(model, pk: int, **times) -> None:
     """Keep the archived times, which creating a record would replace with now."""
     present = {key: value for key, value in times.items() if value is not None}
@@ -135,18 +140,7 @@ class TableBuild:
 def _penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk, build) -> None:
     if hand is None and entry.kind != PenaltyKind.DIRECTOR_RULING:
         refuse(f"{path}.kind", "only a director's ruling applies to the round as a whole")
-    penalty = Penalty(
-        table=table,
-        hand=hand,
-        kind=entry.kind,
-        team=entry.team,
-        count=entry.count,
-        choice=entry.choice,
-        before_bidding=entry.before_bidding,
-        points=entry.points,
-        reason=entry.reason,
-        created_by_id=user_pk(entry.created_by),
-    )
+    penalty = Penalty(table=table, hand=hand, created_by_id=user_pk(entry.created_by), **entered_fields(entry, Penalty))
     build.penalties.append(penalty)
     build.times.append((penalty, "created_at", entry.created_at))
 
@@ -185,22 +179,7 @@ def table_build(round_: Round, entry: schema.TableData, path: str, seat, player,
             refuse(f"{h_path}.entry_id", f"entry {hand_entry.entry_id!r} appears twice at this table")
         entry_ids.add(hand_entry.entry_id)
         _check_hand(hand_entry, h_path)
-        hand = Hand(
-            table=table,
-            sequence=hand_entry.sequence,
-            dealer=hand_entry.dealer,
-            misdeal=hand_entry.misdeal,
-            bidder=hand_entry.bidder,
-            bid_level=hand_entry.bid_level,
-            bid_kind=hand_entry.bid_kind,
-            trump_suit=hand_entry.trump_suit,
-            direction=hand_entry.direction,
-            books=hand_entry.books,
-            by_staff=hand_entry.by_staff,
-            entered_by=hand_entry.entered_by,
-            entry_id=hand_entry.entry_id,
-            accepted_at=hand_entry.accepted_at,
-        )
+        hand = Hand(table=table, accepted_at=hand_entry.accepted_at, **entered_fields(hand_entry, Hand))
         build.hands.append(hand)
         build.times.append((hand, "created_at", hand_entry.created_at))
         for p_index, penalty in enumerate(hand_entry.penalties):
@@ -306,16 +285,8 @@ def _submissions(build: TableBuild, items: list[schema.SubmissionData], path: st
             table=build.table,
             pair=item.pair,
             sequence=item.sequence,
-            dealer=item.dealer,
-            redeal_reason=item.redeal_reason,
-            redeal_team=item.redeal_team,
-            bidder=item.bidder,
-            bid_level=item.bid_level,
-            bid_kind=item.bid_kind,
-            trump_suit=item.trump_suit,
-            direction=item.direction,
-            books=item.books,
             device=item.device,
+            **entered_fields(item, HandSubmission),
         )
         build.submissions.append(created)
         build.times.append((created, "created_at", item.created_at))

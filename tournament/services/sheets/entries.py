@@ -83,28 +83,12 @@ def apply_entry(record: Hand | HandSubmission, entry: HandEntry) -> None:
     record.books = entry.books
 
 
-HAND_FIELDS = (
-    "sequence",
-    "dealer",
-    "misdeal",
-    "bidder",
-    "bid_level",
-    "bid_kind",
-    "trump_suit",
-    "direction",
-    "books",
-    "by_staff",
-    "entered_by",
-    "entry_id",
-)
-
-
-PENALTY_FIELDS = ("kind", "team", "count", "choice", "before_bidding", "points", "reason", "created_by_id")
+PENALTY_FIELDS = (*Penalty.ENTRY_FIELDS, "created_by_id")
 
 
 def hand_record_fields(hand: Hand) -> dict:
     """What was entered of a deal, to put it back as it was (see removal_undo)."""
-    return {name: getattr(hand, name) for name in HAND_FIELDS} | {"accepted": hand.accepted_at is not None}
+    return {name: getattr(hand, name) for name in Hand.ENTRY_FIELDS} | {"accepted": hand.accepted_at is not None}
 
 
 def penalty_fields(penalty: Penalty) -> dict:

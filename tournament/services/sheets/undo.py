@@ -5,12 +5,11 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
-from tournament.services.sheets.entries import PENALTY_FIELDS
 from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 
 
 def _penalty(table: Table, hand: Hand | None, fields: dict) -> Penalty:
-    values = {name: fields[name] for name in PENALTY_FIELDS if name != "created_by_id"}
+    values = {name: fields[name] for name in Penalty.ENTRY_FIELDS}
     author = fields.get("created_by_id")
     if author is not None and not get_user_model().objects.filter(pk=author).exists():
         author = None
