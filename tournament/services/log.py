@@ -6,6 +6,7 @@ from django.db.models import F
 
 from tournament.models import Event, LogEntry, Round, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
+from tournament.services.standings import standings_after_change
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,12 @@ def log_write(
     if tournament is not None:
         event = event or tournament.event
     if action not in UNSEEN_ACTIONS:
-        results_bump(event=event, tournament=tournament, results=changes_results(action, table, correction))
+        results = changes_results(action, table, correction)
+        results_bump(event=event, tournament=tournament, results=results)
+        if results:
+            # After the bump: on PostgreSQL its row lock orders the changes of a tournament, so the tallies are
+            # read with every earlier change committed.
+            standings_after_change(event=event, tournament=tournament, table=table, team=team)
     return LogEntry.objects.create(
         event=event,
         tournament=tournament,
