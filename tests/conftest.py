@@ -207,6 +207,7 @@ def big_field():
     from tournament.models import Player, Table, Team, TeamMember
     from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
     from tournament.services.draws import round_draw, round_publish
+    from tournament.services.standings import standings_store
 
     def build(tournament, teams, *, rounds=1):
         players = Player.objects.bulk_create(
@@ -238,6 +239,7 @@ def big_field():
             Table.objects.filter(round=round_).update(
                 ns_total=10, ew_total=4, hands_played=4, complete=True, locked_at=timezone.now()
             )
+        standings_store(tournament=tournament)
         return created
 
     return build

@@ -18,6 +18,7 @@ from tournament.models.persons import HIDDEN_NAME, Person, PersonRating, Series,
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
 from tournament.models.rounds import Round, Seating, Table, TableCard, new_table_secret
 from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
+from tournament.models.standings import TeamRecords
 from tournament.models.throttle import Throttle
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "TableCard",
     "Team",
     "TeamMember",
+    "TeamRecords",
     "Throttle",
     "Tournament",
     "new_table_secret",

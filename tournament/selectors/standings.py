@@ -8,7 +8,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 from scoring import Pair, bye_points
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
-from tournament.models import Round, Seating, Team, TeamMember, Tournament
+from tournament.models import Round, Seating, Team, TeamMember, TeamRecords, Tournament
 from tournament.selectors.ratings import ratings_break_ties
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
@@ -52,15 +52,21 @@ def _with_player_names(tournament: Tournament, teams: list[Team]) -> list[Team]:
     return teams
 
 
-def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """Teams ranked over signed qualifying rounds by the tournament's criteria; byes as the rules say."""
+# A team's tally as stored (``TeamRecords.records``): its record's numbers (byes credited), then its byes.
+TALLY = ("wins", "losses", "ties", "points_for", "points_against", "hands_won", "bostons")
+
+
+def team_tallies(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
+    """Each team's tally over the signed qualifying rounds, aggregated from the sheets: the teams of
+    ``team_ids`` (else all); teams with nothing to count are left out."""
+    signed = _signed_seatings(tournament)
+    if team_ids is not None:
+        signed = signed.filter(team_id__in=team_ids)
     won = Q(pair=NS, table__ns_total__gt=F("table__ew_total")) | Q(pair=EW, table__ew_total__gt=F("table__ns_total"))
     lost = Q(pair=NS, table__ns_total__lt=F("table__ew_total")) | Q(pair=EW, table__ew_total__lt=F("table__ns_total"))
     results = {
         row["team_id"]: row
-        for row in _signed_seatings(tournament)
-        .values("team_id")
-        .annotate(
+        for row in signed.values("team_id").annotate(
             wins=Count("pk", filter=won),
             losses=Count("pk", filter=lost),
             ties=Count("pk", filter=Q(table__ns_total=F("table__ew_total"))),
@@ -77,49 +83,64 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     )
     hands = {
         row["team_id"]: row
-        for row in _signed_seatings(tournament)
-        .values("team_id")
-        .annotate(hands_won=Count("table__hands", filter=hand_won), bostons=Count("table__hands", filter=boston))
+        for row in signed.values("team_id").annotate(
+            hands_won=Count("table__hands", filter=hand_won), bostons=Count("table__hands", filter=boston)
+        )
     }
+    bye_credit = _bye_credit(tournament, team_ids)
+    tallies = {}
+    for team_id in set(results) | set(hands) | set(bye_credit):
+        row = results.get(team_id, {})
+        hand_row = hands.get(team_id, {})
+        byes = bye_credit.get(team_id, [])
+        tallies[team_id] = [
+            (row.get("wins") or 0) + len(byes),
+            row.get("losses") or 0,
+            row.get("ties") or 0,
+            (row.get("points_for") or 0) + sum(byes),
+            row.get("points_against") or 0,
+            hand_row.get("hands_won") or 0,
+            hand_row.get("bostons") or 0,
+            len(byes),
+        ]
+    return tallies
 
+
+def team_meetings(tournament: Tournament, team_ids=None) -> list[list]:
+    """Who met whom at a signed qualifying table and who won, as ``[north-south team, east-west team, winner or
+    None]``: the meetings of the teams of ``team_ids`` (else all)."""
+    signed = _signed_seatings(tournament)
+    if team_ids is not None:
+        signed = signed.filter(table_id__in=signed.filter(team_id__in=team_ids).values("table_id"))
     sides = defaultdict(dict)
     totals = {}
-    for row in _signed_seatings(tournament).values("table_id", "team_id", "pair", "table__ns_total", "table__ew_total"):
+    for row in signed.values("table_id", "team_id", "pair", "table__ns_total", "table__ew_total"):
         sides[row["table_id"]][row["pair"]] = row["team_id"]
         totals[row["table_id"]] = (row["table__ns_total"], row["table__ew_total"])
     meetings = []
-    for table_id, by_pair in sides.items():
+    for table_id, by_pair in sorted(sides.items()):
         if len(by_pair) == 2:
             ns_total, ew_total = totals[table_id]
             winner = None if ns_total == ew_total else by_pair[NS] if ns_total > ew_total else by_pair[EW]
-            meetings.append(Meeting(by_pair[NS], by_pair[EW], winner))
+            meetings.append([by_pair[NS], by_pair[EW], winner])
+    return meetings
 
-    bye_credit = _bye_credit(tournament)
+
+def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: list[list]) -> list[StandingRow]:
+    """The tournament's teams in play ranked on their tallies by its criteria; byes as the rules say."""
     teams = _with_player_names(
         tournament,
         list(
             tournament.teams.filter(
                 Q(checked_in=True) | Q(pk__in=Seating.objects.filter(round__tournament=tournament).values("team_id"))
-            ).order_by("number")
+            )
+            # Not shown with the standings; on SQLite a stored time costs a conversion a team.
+            .defer("created_at")
+            .order_by("number")
         ),
     )
-    records = []
-    for team in teams:
-        row = results.get(team.pk, {})
-        hand_row = hands.get(team.pk, {})
-        byes = bye_credit.get(team.pk, [])
-        records.append(
-            TeamRecord(
-                key=team.pk,
-                wins=(row.get("wins") or 0) + len(byes),
-                losses=row.get("losses") or 0,
-                ties=row.get("ties") or 0,
-                points_for=(row.get("points_for") or 0) + sum(byes),
-                points_against=row.get("points_against") or 0,
-                hands_won=hand_row.get("hands_won") or 0,
-                bostons=hand_row.get("bostons") or 0,
-            )
-        )
+    nothing = [0] * (len(TALLY) + 1)
+    records = [TeamRecord(team.pk, *tallies.get(team.pk, nothing)[: len(TALLY)]) for team in teams]
     by_key = {team.pk: team for team in teams}
     rows = [
         StandingRow(
@@ -127,15 +148,39 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             label=placed.label,
             team=by_key[placed.record.key],
             record=placed.record,
-            byes=len(bye_credit.get(placed.record.key, [])),
+            byes=tallies.get(placed.record.key, nothing)[len(TALLY)],
         )
-        for placed in rank(records, tournament.criteria, meetings)
+        for placed in rank(records, tournament.criteria, [Meeting(*meeting) for meeting in meetings])
     ]
     return ratings_break_ties(rows) if tournament.rating_breaks_ties else rows
 
 
-def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:
-    """Points credited to each bye of a qualifying round whose every table is signed."""
+def _stored(tournament: Tournament) -> tuple[dict[int, list[int]], list[list]] | None:
+    """The tallies and meetings stored for the tournament, or None if none are stored yet."""
+    stored = TeamRecords.objects.filter(tournament=tournament).values_list("records", "meetings").first()
+    if stored is None:
+        return None
+    records, meetings = stored
+    return {int(team_id): tally for team_id, tally in records.items()}, meetings
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """Teams ranked over signed qualifying rounds by the tournament's criteria, from the tallies and meetings
+    every change to the results stores (aggregated from the sheets while none are stored, as before an
+    upgrade)."""
+    stored = _stored(tournament)
+    return _ranked(tournament, *stored) if stored is not None else standings_from_sheets(tournament)
+
+
+def standings_from_sheets(tournament: Tournament) -> list[StandingRow]:
+    """The standings aggregated from the signed sheets themselves, whatever is stored: what the stored records
+    must always give."""
+    return _ranked(tournament, team_tallies(tournament), team_meetings(tournament))
+
+
+def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
+    """Points credited to each bye of a qualifying round whose every table is signed (the byes of the teams of
+    ``team_ids``, if given)."""
     rounds = (
         Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
         .exclude(status=Round.Status.DRAFT)
@@ -148,11 +193,13 @@ def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:
     done = set(rounds.values_list("pk", flat=True))
     if not done:
         return {}
+    seatings = Seating.objects.filter(round_id__in=done)
+    if team_ids is not None:
+        bye_rounds = Seating.objects.filter(round_id__in=done, table__isnull=True, team_id__in=team_ids)
+        seatings = seatings.filter(round_id__in=bye_rounds.values("round_id"))
     winners = defaultdict(list)
     byes = []
-    for seating in Seating.objects.filter(round_id__in=done).values(
-        "round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total"
-    ):
+    for seating in seatings.values("round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total"):
         if seating["table_id"] is None:
             byes.append(seating)
             continue
@@ -163,6 +210,8 @@ def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:
     rules = tournament.rules
     credit = defaultdict(list)
     for bye in byes:
+        if team_ids is not None and bye["team_id"] not in team_ids:
+            continue
         credit[bye["team_id"]].append(bye_points(rules, winners[bye["round_id"]]))
     return credit
 

@@ -6,6 +6,7 @@ from django.db.models import F
 
 from tournament.models import Event, LogEntry, Round, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
+from tournament.services.standings import standings_after_change
 
 
 @dataclass(frozen=True)
@@ -110,9 +111,9 @@ def changes_results(action: str, table: Table | None, correction: bool = False) 
 
 def results_bump(*, event: Event | None, tournament: Tournament | None, results: bool = True) -> None:
     """A logged change may change what the public pages show: their cached renderings are dropped (a new
-    version) for the tournament, or for every tournament of the event when no tournament is named. Every change
-    moves the live version (tables, projector); ``results`` says it moves the results version too (standings,
-    placings, bracket, team pages)."""
+    version) for the tournament, or for every tournament of the event when no tournament is named. It moves the
+    live version (tables, projector) and, with ``results``, the results version (standings, placings, bracket,
+    team pages); an entry on an unsigned sheet moves neither, only the sheet's own version."""
     bumps = {"live_version": F("live_version") + 1}
     if results:
         bumps["results_version"] = F("results_version") + 1
@@ -145,8 +146,13 @@ def log_write(
         tournament = tournament or team.tournament
     if tournament is not None:
         event = event or tournament.event
-    if action not in UNSEEN_ACTIONS:
-        results_bump(event=event, tournament=tournament, results=changes_results(action, table, correction))
+    # An entry on a sheet nobody has signed moved that sheet's own version (``sheet_write``), which the live pages'
+    # version counts: the tournament's row, which every save would otherwise queue on, is left alone.
+    if action not in UNSEEN_ACTIONS and changes_results(action, table, correction):
+        results_bump(event=event, tournament=tournament)
+        # After the bump: on PostgreSQL its row lock orders the changes of a tournament, so the tallies are read
+        # with every earlier change committed.
+        standings_after_change(event=event, tournament=tournament, table=table, team=team)
     return LogEntry.objects.create(
         event=event,
         tournament=tournament,

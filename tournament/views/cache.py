@@ -2,8 +2,9 @@
 
 Each page depends on a version of exactly what it shows (``page_version``): the standings, placings and bracket
 on the tournament's results version (signed sheets, teams, rules, draws), the tables page and the projector on
-its live version (every logged change, a hand on an unsigned sheet included), a team's page on the results
-version and the versions of that team's sheets. ``services.log.results_bump`` moves them.
+its live version and its sheets' versions (every logged change, a hand on an unsigned sheet included), a team's
+page on the results version and the versions of that team's sheets. ``services.log.results_bump`` moves the
+tournament's versions, ``sheet_write`` a sheet's.
 
 A page's rendering is kept gzip-compressed in the shared cache in one slot per page: its path and the few
 parameters that change it (others are ignored, so junk URLs neither force a render nor add an entry; the cache
@@ -42,7 +43,10 @@ LIVE = "live"
 def page_version(tournament: Tournament, scope: str, *, team_number: int | None = None) -> str:
     """The version of what a page of ``scope`` shows; with ``team_number``, that team's page."""
     if scope == LIVE:
-        return f"{tournament.pk}.l{tournament.live_version}"
+        # An entry on an unsigned sheet moves only that sheet's version (not the tournament's row, which every
+        # save would queue on): their sum moves with each one.
+        sheets = Table.objects.filter(round__tournament=tournament).aggregate(total=Sum("version"))["total"] or 0
+        return f"{tournament.pk}.l{tournament.live_version}.s{sheets}"
     version = f"{tournament.pk}.r{tournament.results_version}"
     if team_number is not None:
         sheets = Table.objects.filter(seatings__team__tournament=tournament, seatings__team__number=team_number)

@@ -11,6 +11,7 @@ from tournament.models import Hand, Round, Signature, Table, Tournament
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import event_create, tournament_create, tournament_rules_set
 from tournament.services.recompute import table_recompute
+from tournament.services.standings import standings_store
 from tournament.services.teams import PlayerEntry
 from tournament.services.teams.register import register
 
@@ -59,6 +60,7 @@ def field_build(*, teams: int, rounds: int, name: str, hands: int | None = None)
         round_ = round_publish(round=round_draw(tournament=tournament, method=method, seed=number))
         for table in round_.tables.order_by("number"):
             play_fast(table, winner_first=table.number % 3 != 0)
+    standings_store(tournament=tournament)
     return tournament
 
 

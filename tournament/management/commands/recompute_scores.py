@@ -5,12 +5,14 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Table, Tournament
 from tournament.services.log import Actor, log_write
 from tournament.services.recompute import table_recompute
+from tournament.services.standings import standings_store
 
 
 class Command(BaseCommand):
     help = (
         "Rescore every stored sheet from its entries through the scoring engine, store the results and "
-        "report every stored value that differed. With a tournament slug, only that tournament."
+        "report every stored value that differed, then store the standings' team records again from the sheets. "
+        "With a tournament slug, only that tournament."
     )
 
     def add_arguments(self, parser):
@@ -46,4 +48,10 @@ class Command(BaseCommand):
                 self.stdout.write(f"{table.round}, table {table.number}:")
                 for record, changes in differences.items():
                     self.stdout.write(f"  {record}: {'; '.join(changes)}")
-        self.stdout.write(f"Rescored {checked} table(s); {differing} had stored scores that differed.")
+        rebuilt = Tournament.objects.filter(slug=tournament_slug) if tournament_slug else Tournament.objects.all()
+        for tournament in rebuilt:
+            standings_store(tournament=tournament)
+        self.stdout.write(
+            f"Rescored {checked} table(s); {differing} had stored scores that differed. "
+            f"Stored the standings' team records of {len(rebuilt)} tournament(s) again."
+        )
