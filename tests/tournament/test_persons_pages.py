@@ -139,6 +139,18 @@ def test_the_statistics_page_names_the_awards(client, table, sheet):
     assert "Statistics and awards" in page
 
 
+def test_the_projector_ends_with_the_awards(client, table, sheet):
+    address = reverse("public:projector", args=[table.round.tournament.slug])
+    assert 'id="panel-awards"' not in client.get(address).content.decode(), "no award before a signed table"
+    sheet.full_round(table)
+    sheet.sign_both(table)
+    page = client.get(address).content.decode()
+    panels = re.findall(r'<section class="projector-panel[^"]*" id="([^"]+)"', page)
+    assert panels[-1] == "panel-awards", panels
+    awards = text_of(client.get(address)).split("Main Event: awards")[1]
+    assert "Most no-trump bids made #2 Player 1a &amp; Player 1b 1 made" in awards
+
+
 @pytest.mark.parametrize(
     "page", ["statistics", "series", "person", "link", "persons", "api-series", "api-person", "api-statistics"]
 )
