@@ -55,6 +55,7 @@ bench: $(VENV)/.installed
 	$(PY) manage.py bench_printing --tables 128
 	$(PY) manage.py bench_logins
 	$(PY) manage.py bench_bulk
+	$(PY) manage.py bench_across
 
 ## make bench-load: 256 tables saving hands, alone then with 200 and 500 spectators polling the standings, on SQLite
 ## (the database as the cache) then PostgreSQL with Redis (BENCH_POSTGRES's server, BENCH_REDIS)

@@ -5,6 +5,9 @@ import io
 
 import pytest
 from django.core.management import call_command
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Person, PersonRating, Player
@@ -138,7 +141,7 @@ def test_ratings_come_from_signed_rounds_and_a_recompute_gives_the_same_numbers(
     first = {r.person.name: (r.rating, r.deviation, r.rounds) for r in PersonRating.objects.select_related("person")}
     output = io.StringIO()
     call_command("ratings_recompute", stdout=output)
-    assert output.getvalue() == "4 person(s) rated.\n"
+    assert output.getvalue() == "Ratings recomputed from every signed round: 4 person(s) rated.\n"
     again = {r.person.name: (r.rating, r.deviation, r.rounds) for r in PersonRating.objects.select_related("person")}
     assert first == again
     assert not PersonRating.objects.filter(person=loner).exists()
@@ -146,3 +149,22 @@ def test_ratings_come_from_signed_rounds_and_a_recompute_gives_the_same_numbers(
     # Ann won in spring (NS) and lost in fall (NS again, EW won); Bo won in spring and won in fall.
     assert first["Bo Diaz"][0] > first["Ann Lee"][0]
     assert all(deviation < 350 for _, deviation, _ in first.values())
+
+
+def test_no_rating_without_a_signed_round(director_client, two_events, sheet):
+    """Linked persons whose tables are not signed: the recompute says nobody is rated and stores nothing;
+    the database refuses a rating made of no round."""
+    spring, spring_main, _, _ = two_events
+    for player in Player.objects.filter(event=spring):
+        player_link(player=player)
+    round_ = round_publish(round=round_draw(tournament=spring_main, method="manual"))
+    sheet.full_round(round_.tables.get(number=1))
+    output = io.StringIO()
+    call_command("ratings_recompute", stdout=output)
+    assert output.getvalue().startswith("No person has played a signed round yet: nobody is rated")
+    response = director_client.post(reverse("director:ratings_recompute"), follow=True)
+    assert "nobody is rated (a rating comes only from signed rounds)" in response.content.decode()
+    assert not PersonRating.objects.exists()
+    person = Person.objects.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PersonRating.objects.create(person=person, rounds=0, computed_at=timezone.now())

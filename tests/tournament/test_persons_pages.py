@@ -139,6 +139,18 @@ def test_the_statistics_page_names_the_awards(client, table, sheet):
     assert "Statistics and awards" in page
 
 
+def test_the_projector_ends_with_the_awards(client, table, sheet):
+    address = reverse("public:projector", args=[table.round.tournament.slug])
+    assert 'id="panel-awards"' not in client.get(address).content.decode(), "no award before a signed table"
+    sheet.full_round(table)
+    sheet.sign_both(table)
+    page = client.get(address).content.decode()
+    panels = re.findall(r'<section class="projector-panel[^"]*" id="([^"]+)"', page)
+    assert panels[-1] == "panel-awards", panels
+    awards = text_of(client.get(address)).split("Main Event: awards")[1]
+    assert "Most no-trump bids made #2 Player 1a &amp; Player 1b 1 made" in awards
+
+
 @pytest.mark.parametrize(
     "page", ["statistics", "series", "person", "link", "persons", "api-series", "api-person", "api-statistics"]
 )
@@ -192,3 +204,19 @@ def test_importing_teams_points_to_the_players_who_may_be_persons(director_clien
     )
     assert "1 player(s) of this event may be persons who played before" in text_of(response)
     assert Player.objects.filter(person__isnull=False).count() == 0, "suggested, never linked silently"
+
+
+def test_a_hidden_partner_is_a_player_wherever_the_person_names_them(client, tournament, person):
+    """Hidden at their request: "a player" on their partner's page, in the API and in the series; the event's
+    own standings keep the team's names as registered for the event (docs/players-across-events.md)."""
+    series = series_create(name="Race")
+    series_tournament_add(series=series, tournament=tournament)
+    partner = person_update(person=player_link(player=Player.objects.get(name="Player 0b")), hidden=True)
+    page = text_of(client.get(reverse("public:person", args=[person.pk])))
+    assert "a player" in page and "Player 0b" not in page
+    answer = client.get(f"/api/v1/persons/{person.pk}").json()
+    assert [row["partner"] for row in answer["tournaments"]] == ["a player"]
+    assert "Player 0b" not in text_of(client.get(reverse("public:series", args=[series.slug])))
+    assert client.get(f"/api/v1/persons/{partner.pk}").status_code == 404
+    assert "Player 0b" not in str(client.get(f"/api/v1/series/{series.slug}").json())
+    assert "Player 0b" in text_of(client.get(reverse("public:standings", args=[tournament.slug])))

@@ -1,6 +1,8 @@
 """Players across events: the person above each event's player records, series of tournaments, and the
 ratings a recompute stores (RULES.md, Players across events)."""
 
+import uuid
+
 from django.db import models
 from django.db.models import Q
 
@@ -18,6 +20,9 @@ class Person(models.Model):
     city = models.CharField(max_length=120, blank=True, help_text="City or club.")
     hidden = models.BooleanField(
         default=False, help_text="At the person's request: public pages show them as “a player” and no page of theirs."
+    )
+    key = models.UUIDField(
+        default=uuid.uuid4, unique=True, editable=False, help_text="The same person in every database (archives)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -43,6 +48,9 @@ class Series(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     points_data = models.JSONField(default=series_points_default, help_text="The points table (series_points).")
     tournaments = models.ManyToManyField(Tournament, through="SeriesTournament", related_name="series")
+    key = models.UUIDField(
+        default=uuid.uuid4, unique=True, editable=False, help_text="The same series in every database (archives)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

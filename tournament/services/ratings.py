@@ -82,6 +82,13 @@ def ratings_recompute(*, actor: Actor | None = None) -> int:
     return len(stored)
 
 
+def ratings_said(rated: int) -> str:
+    """What a recompute did, in words; with no signed round of a linked player, nobody is rated."""
+    if not rated:
+        return "No person has played a signed round yet: nobody is rated (a rating comes only from signed rounds)."
+    return f"Ratings recomputed from every signed round: {rated} person(s) rated."
+
+
 @transaction.atomic
 def tournament_rating_tie_break(*, tournament: Tournament, on: bool, actor: Actor | None = None) -> Tournament:
     """Use (or stop using) the players' ratings as the last standings criterion; never on by default."""

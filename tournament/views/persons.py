@@ -105,7 +105,7 @@ def ratings_recompute(request):
     return run_and_redirect(
         request,
         lambda: ratings.ratings_recompute(actor=request_actor(request)),
-        lambda rated: f"Ratings recomputed from every signed round: {rated} person(s) rated.",
+        ratings.ratings_said,
         "director:persons",
     )
 

@@ -7,6 +7,7 @@ from django_tables2 import RequestConfig
 from tournament import selectors
 from tournament.selectors.bracket_tree import bracket_tree
 from tournament.selectors.standings import tournament_standings
+from tournament.selectors.statistics import tournament_statistics
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
 from tournament.views.cache import LIVE, public_page
 
@@ -159,8 +160,8 @@ def _seconds_per_page(request) -> int:
 
 @public_page(LIVE, lambda request, tournament: f"seconds={_seconds_per_page(request)}")
 def projector(request, tournament):
-    """For a screen in the hall: the final placings, the standings, the round's tables and the playoff,
-    each as pages of large lines that turn by themselves (?seconds=N per page)."""
+    """For a screen in the hall: the final placings, the standings, the round's tables, the playoff and last
+    the event's awards, each as pages of large lines that turn by themselves (?seconds=N per page)."""
     current = selectors.round_current(tournament)
     tables = selectors.round_tables(current) if current else []
     context = _tournament_context(
@@ -172,6 +173,7 @@ def projector(request, tournament):
         placings=selectors.tournament_placings(tournament),
         matches=selectors.playoff_matches(tournament) if tournament.playoff_published_at else [],
         tree=bracket_tree(tournament, last_rounds=PROJECTOR_ROUNDS) if tournament.playoff_published_at else None,
+        awards=tournament_statistics(tournament).awards,
         seconds=_seconds_per_page(request),
     )
     return render(request, "public/projector.html", context)

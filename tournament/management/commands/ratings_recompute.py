@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand
 
 from tournament.services.log import Actor
-from tournament.services.ratings import ratings_recompute
+from tournament.services.ratings import ratings_recompute, ratings_said
 
 
 class Command(BaseCommand):
@@ -11,4 +11,4 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         rated = ratings_recompute(actor=Actor.command("ratings_recompute"))
-        self.stdout.write(f"{rated} person(s) rated.")
+        self.stdout.write(ratings_said(rated))

@@ -10,6 +10,7 @@ from scoring import Pair
 from tournament.models import Event, Hand, HandSubmission, LogEntry, Penalty, Signature, Table, Tournament
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive.money import money_export
+from tournament.services.archive.persons import persons_export, series_export
 from tournament.services.archive.schema import FORMAT, VERSION
 
 
@@ -52,8 +53,10 @@ def log_entry_data(entry: LogEntry, team_numbers: dict[int, int]) -> dict:
 def event_export(event: Event) -> dict[str, Any]:
     """Everything of one event as plain data."""
     users = dict(get_user_model().objects.values_list("pk", "username"))
-    players = sorted(event.players.all(), key=lambda p: (p.name, p.city, p.phone, p.pk))
+    players = sorted(event.players.select_related("person"), key=lambda p: (p.name, p.city, p.phone, p.pk))
     player_ids = {player.pk: index for index, player in enumerate(players, start=1)}
+    persons, person_ids = persons_export(players)
+    tournaments = list(event.tournaments.order_by("created_at", "pk"))
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -65,7 +68,17 @@ def event_export(event: Event) -> dict[str, Any]:
             "ends_on": event.ends_on.isoformat(),
             "created_at": _time(event.created_at),
         },
-        "players": [{"id": player_ids[p.pk], "name": p.name, "city": p.city, "phone": p.phone} for p in players],
+        "persons": persons,
+        "players": [
+            {
+                "id": player_ids[p.pk],
+                "name": p.name,
+                "city": p.city,
+                "phone": p.phone,
+                "person": person_ids.get(p.person_id),
+            }
+            for p in players
+        ],
         "log": [
             log_entry_data(entry, {})
             # Loading the archive into this database is this database's history, not the event's.
@@ -73,9 +86,8 @@ def event_export(event: Event) -> dict[str, Any]:
             .exclude(action=LogEntry.Action.EVENT_IMPORTED)
             .order_by("pk")
         ],
-        "tournaments": [
-            _tournament(tournament, users, player_ids) for tournament in event.tournaments.order_by("created_at", "pk")
-        ],
+        "tournaments": [_tournament(tournament, users, player_ids) for tournament in tournaments],
+        "series": series_export(event, tournaments),
     }
 
 

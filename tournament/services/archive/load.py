@@ -33,6 +33,7 @@ from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive import schema
 from tournament.services.archive.money import money_import
+from tournament.services.archive.persons import persons_resolve, series_import
 from tournament.services.archive.sheets import (
     TableBuild,
     import_log,
@@ -200,6 +201,7 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
     renewed: list[str] = []
 
     _secrets_check(archive, as_copy)
+    persons = persons_resolve(archive, as_copy=as_copy)
     players: dict[int, Player] = {}
     seen_names = {}
     for index, entry in enumerate(archive.players):
@@ -213,7 +215,9 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
         if key in seen_names:
             refuse(path, f"the same player as {seen_names[key]}")
         seen_names[key] = path
-        players[entry.id] = Player(event=event, name=name, city=entry.city, phone=entry.phone)
+        players[entry.id] = Player(
+            event=event, name=name, city=entry.city, phone=entry.phone, person=persons.get(entry.person)
+        )
     Player.objects.bulk_create(players.values())
 
     def player(value, path):
@@ -223,15 +227,20 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
 
     import_log(archive.log, "log", event=event)
     names, slugs = {}, {}
+    tournaments: dict[str, Tournament] = {}
     for index, entry in enumerate(archive.tournaments):
         path = f"tournaments[{index}]"
         for seen, value, key in ((names, entry.name.casefold(), "name"), (slugs, entry.slug, "slug")):
             if value in seen:
                 refuse(f"{path}.{key}", f"the same {key} as {seen[value]}")
             seen[value] = path
-        _import_tournament(event, entry, path, player, user_pk, as_copy, renewed)
+        tournaments[entry.slug] = _import_tournament(event, entry, path, player, user_pk, as_copy, renewed)
+    series = series_import(archive, tournaments, as_copy=as_copy)
     event.refresh_from_db()
     summary = f"Event {event.name} imported from an archive (version {archive.version})"
+    linked = sum(1 for player in players.values() if player.person_id)
+    if linked or series:
+        summary += f"; {linked} players linked to {len(set(persons.values()))} persons, in {series} series"
     if renewed:
         summary += f"; new codes for {len(renewed)} teams whose code another team here holds"
     log_write(actor=actor_of(actor), action=LogEntry.Action.EVENT_IMPORTED, summary=summary, event=event)
@@ -289,7 +298,7 @@ def _import_teams(
 
 def _import_tournament(
     event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy, renewed: list[str]
-) -> None:
+) -> Tournament:
     slug = free_slug(Tournament, entry.slug) if as_copy else entry.slug
     if not as_copy and Tournament.objects.filter(slug=slug).exists():
         refuse(f"{path}.slug", f"a tournament {slug!r} is already in this database")
@@ -362,6 +371,7 @@ def _import_tournament(
     elif playoff_tables:
         refuse(f"{path}.playoff.published_at", "tables play playoff matches, but the bracket was never published")
     _check_placings(tournament, entry.playoff.placings, f"{path}.playoff.placings")
+    return tournament
 
 
 def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:

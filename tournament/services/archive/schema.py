@@ -27,8 +27,8 @@ from scoring.money import SidePotRule
 from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
 
 FORMAT = "bidwhist-event-archive"
-VERSION = 4
-READS = (1, 2, 3, VERSION)
+VERSION = 5
+READS = (1, 2, 3, 4, VERSION)
 
 
 def text(longest: int, *, needed: bool = False):
@@ -101,11 +101,39 @@ class EventData(Part):
     created_at: Time | None = None
 
 
+Key = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")]
+
+
 class PlayerData(Part):
+    """A player record of the event; ``person`` is the id of the person (``persons``) it is linked to."""
+
     id: PlayerId
     name: text(120, needed=True)
     city: text(120) = ""
     phone: text(40) = ""
+    person: PlayerId | None = None
+
+
+class PersonData(Part):
+    """A person one of the event's players is linked to. ``key`` is the person in every database: an
+    import links to the person of that key when the database has one, else makes it."""
+
+    id: PlayerId
+    key: Key
+    name: text(120, needed=True)
+    city: text(120) = ""
+    hidden: bool = False
+
+
+class SeriesData(Part):
+    """A series some of the event's tournaments are in (named by their slugs in this file); ``key`` is the
+    series in every database, as for persons."""
+
+    key: Key
+    name: text(120, needed=True)
+    slug: Slug
+    points: dict[str, JsonValue]
+    tournaments: Annotated[list[Slug], Field(min_length=1)]
 
 
 class SeedData(Part):
@@ -302,11 +330,14 @@ class TournamentData(Part):
 
 
 class Archive(Part):
-    """A whole event: its players, its tournaments with every sheet, and every action log."""
+    """A whole event: its players and the persons they are linked to, its tournaments with every sheet, the
+    series they are in, and every action log."""
 
     format: Literal["bidwhist-event-archive"]
-    version: Literal[1, 2, 3, 4]
+    version: Literal[1, 2, 3, 4, 5]
     event: EventData
+    persons: list[PersonData] = []
     players: list[PlayerData] = []
     log: list[LogData] = []
     tournaments: list[TournamentData] = []
+    series: list[SeriesData] = []
