@@ -17,6 +17,7 @@ from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.entries import HandEntry, apply_entry, checked_entry, first_dealer_from
 from tournament.services.sheets.signing import code_check, with_codes_counted
+from tournament.services.sheets.time import clock_deal_check
 from tournament.services.sheets.write import Change, sheet_write
 
 
@@ -82,10 +83,11 @@ def _redeal_penalty(submission: HandSubmission) -> scoring.Penalty | None:
     return RedealReason(submission.redeal_reason).penalty(submission.redeal_team)
 
 
-def _record(table: Table, submission: HandSubmission) -> Hand:
+def _record(table: Table, submission: HandSubmission, actor: Actor) -> Hand:
     """Record the agreed deal on the sheet."""
     if submission.redeal_reason != RedealReason.DEAL_OUT_OF_TURN:
         first_dealer_from(table, submission.dealer)
+    clock_deal_check(table, actor)
     hand = _candidate(table, submission)
     hand.accepted_at = timezone.now()
     hand.save()
@@ -129,6 +131,8 @@ def hand_submit(
             raise ServiceError("Choose your team.", field="pair")
         side = Pair(pair)
         team = code_check(table, side, code, actor)
+        if table.time_called_at is not None:
+            clock_deal_check(table, actor)
         if table.complete:
             rules = table.round.tournament.rules
             raise ServiceError(f"The round is over: all {rules.hands_per_round} hands are recorded.")
@@ -155,7 +159,7 @@ def hand_submit(
                 result=Submitted(Submitted.DIFFER, sequence, mine=mine, theirs=theirs),
                 voids_signatures=False,
             )
-        hand = _record(table, mine)
+        hand = _record(table, mine, actor)
         return Change(
             LogEntry.Action.HAND_ADDED,
             lambda: f"Hand {hand.hand_number}: both teams entered {mine.words}",
@@ -182,7 +186,7 @@ def entries_settle(
         chosen = table.submissions.filter(pair=keep).order_by("sequence").first()
         if chosen is None:
             raise ServiceError(f"{Pair(keep).label} have no entry waiting at this table.", field="keep")
-        hand = _record(table, chosen)
+        hand = _record(table, chosen, actor)
         return Change(
             LogEntry.Action.ENTRIES_SETTLED,
             lambda: f"Hand {hand.hand_number}: staff kept {Pair(keep).label}'s entry, {chosen.words}",

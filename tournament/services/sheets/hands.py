@@ -22,6 +22,7 @@ from tournament.services.sheets.entries import (
     out_of_turn_mark,
     penalty_fields,
 )
+from tournament.services.sheets.time import clock_deal_check
 from tournament.services.sheets.write import Change, StaleSheet, may_change, sheet_write
 
 
@@ -147,6 +148,7 @@ def hand_record(
 
     def edit(table: Table, correction: bool) -> Change:
         entry_mode_check(table, actor)
+        clock_deal_check(table, actor)
         checked = checked_entry(table, entry)
         first_dealer_from(table, checked.dealer)
         hand = Hand(
@@ -242,6 +244,7 @@ def redeal_record(
         if why is not RedealReason.DEAL_OUT_OF_TURN:
             first_dealer_from(table, dealer)
         entry_mode_check(table, actor)
+        clock_deal_check(table, actor)
         hand = Hand.objects.create(
             table=table,
             sequence=_next_sequence(table),
