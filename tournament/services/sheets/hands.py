@@ -22,7 +22,7 @@ from tournament.services.sheets.entries import (
     out_of_turn_mark,
     penalty_fields,
 )
-from tournament.services.sheets.time import clock_deal_check
+from tournament.services.sheets.time import clock_deal_check, time_called_check
 from tournament.services.sheets.write import Change, StaleSheet, may_change, sheet_write
 
 
@@ -72,8 +72,14 @@ def _next_sequence(table: Table) -> int:
     return (table.hands.aggregate(highest=Max("sequence"))["highest"] or 0) + 1
 
 
-def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) -> scoring.RoundScore:
-    """The sheet as it would be with this hand added (or ``hand`` changed), without saving anything."""
+def hand_preview(
+    *, table: Table, entry: HandEntry, hand: Hand | None = None, actor: Actor | None = None
+) -> scoring.RoundScore:
+    """The sheet as it would be with this hand added (or ``hand`` changed), without saving anything.
+
+    ``actor`` (default: the table link) is who would add it: after time was called only staff may."""
+    if hand is None:
+        time_called_check(table, actor or TABLE_LINK)
     entry = checked_entry(table, entry)
     candidate = Hand(table=table, pk=hand.pk if hand else None)
     apply_entry(candidate, entry)

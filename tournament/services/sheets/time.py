@@ -10,15 +10,20 @@ from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.sheets.write import Change, sheet_write
 
 
+def time_called_check(table: Table, actor: Actor) -> None:
+    """After time was called only staff add a deal (a hand the director allows)."""
+    if table.time_called_at is not None and not actor.is_staff:
+        raise ServiceError(
+            f"Time was called after hand {table.hands_played}: finish this hand, no new hand. Sign the sheet; "
+            "a hand the director allows is entered by staff."
+        )
+
+
 def clock_deal_check(table: Table, actor: Actor) -> None:
     """Before a new deal goes on the sheet (RULES.md, Time): after time was called only staff add one; the
     first deal entered once the table's time is up is the hand that was in play, and time is called with it."""
     if table.time_called_at is not None:
-        if not actor.is_staff:
-            raise ServiceError(
-                f"Time was called after hand {table.hands_played}: finish this hand, no new hand. Sign the sheet; "
-                "a hand the director allows is entered by staff."
-            )
+        time_called_check(table, actor)
         return
     now = timezone.now()
     if table.clock.is_up(now) and table.round.kind == Round.Kind.QUALIFYING:
