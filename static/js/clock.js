@@ -16,6 +16,7 @@
       .then(function (data) {
         const back = Date.now();
         offset = data.now + (back - sent) / 2 - back;
+        document.documentElement.dataset.clockSynced = "1";
       })
       .catch(function () {});
   }
