@@ -5,6 +5,7 @@ what they return.
 """
 
 from scoring.bids import Bid, BidKind, Contract, Direction, Suit
+from scoring.clock import Clock, ClockLevel, Projection, clock_text, projected_finish
 from scoring.errors import ScoringError
 from scoring.hand import HandScore, apply_reneges, score_hand
 from scoring.penalties import BidOutOfTurnChoice, Penalty, PenaltyKind, RedealReason, penalty_points
@@ -28,6 +29,8 @@ __all__ = [
     "BidKind",
     "BidOutOfTurnChoice",
     "ByeScoring",
+    "Clock",
+    "ClockLevel",
     "Contract",
     "Deal",
     "DealLine",
@@ -39,6 +42,7 @@ __all__ = [
     "Penalty",
     "PenaltyKind",
     "PenaltyLine",
+    "Projection",
     "RedealReason",
     "RoundScore",
     "RuleSet",
@@ -49,7 +53,9 @@ __all__ = [
     "Term",
     "apply_reneges",
     "bye_points",
+    "clock_text",
     "penalty_points",
+    "projected_finish",
     "round_winner",
     "score_hand",
     "score_round",

@@ -210,12 +210,15 @@ def score_round(
     first_dealer: Seat | None = None,
     rulings: Sequence[Penalty] = (),
     tiebreak: bool = False,
+    time_called: bool = False,
 ) -> RoundScore:
     """Score a round's deals in the order they were dealt.
 
     ``first_dealer`` is the seat dealt the first diamond (default: the first deal's dealer).
     ``rulings`` are director's rulings on the round as a whole. With ``tiebreak`` (a playoff
     match) a round level after its regulation hands goes on one hand at a time until a team leads.
+    With ``time_called`` (RULES.md, Time) the round is over with the hands played (a tied playoff match still
+    goes on one hand at a time); staff may still enter a hand after the call.
     Raises ``ScoringError`` for a third deal by one team or a hand after the round is over.
     """
     if first_dealer is None and deals:
@@ -277,7 +280,7 @@ def score_round(
                 totals=dict(totals),
             )
         )
-    complete = over()
+    complete = over() or (time_called and (not tiebreak or totals[Pair.NORTH_SOUTH] != totals[Pair.EAST_WEST]))
     return RoundScore(
         lines=tuple(lines),
         rulings=tuple(ruling_lines),

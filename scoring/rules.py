@@ -136,6 +136,24 @@ SETTINGS: dict[str, Setting] = {
         "What a team with a bye is credited with for the round.",
         choices=ByeScoring,
     ),
+    "round_minutes": Setting(
+        "Round clock (minutes)",
+        "Minutes a round lasts on the round clock the director starts; 0: no clock (RULES.md, Time).",
+        minimum=0,
+        maximum=240,
+    ),
+    "warn_minutes": Setting(
+        "First warning (minutes left)",
+        "The clock turns to a warning with this many minutes left; 0: no warning.",
+        minimum=0,
+        maximum=120,
+    ),
+    "last_warn_minutes": Setting(
+        "Last warning (minutes left)",
+        "The clock's last warning, with this many minutes left; 0: no last warning.",
+        minimum=0,
+        maximum=120,
+    ),
 }
 
 
@@ -157,6 +175,9 @@ class RuleSet:
     exposed_card_points: int = 3
     hands_per_round: int = 4
     bye_scoring: ByeScoring = ByeScoring.WINNERS_AVERAGE
+    round_minutes: int = 0
+    warn_minutes: int = 10
+    last_warn_minutes: int = 5
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

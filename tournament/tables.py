@@ -258,6 +258,7 @@ class HandExport(RowExport):
         ("E-W points", lambda row: row.ew_points),
         ("Penalties", _penalties),
         ("Sheet signed", lambda row: row.table.locked_at.isoformat() if row.table.locked_at else ""),
+        ("Time called after hand", lambda row: _empty(row.table.time_called_after)),
     )
 
 

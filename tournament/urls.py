@@ -64,6 +64,12 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/discard/", director.round_discard, name="round_discard"),
     path("t/<slug:slug>/rounds/<int:number>/unpublish/", director.round_unpublish, name="round_unpublish"),
     path("t/<slug:slug>/rounds/<int:number>/close/", director.round_close, name="round_close"),
+    path("t/<slug:slug>/rounds/<int:number>/clock/", director.round_clock, name="round_clock"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/clock/",
+        director.table_clock,
+        name="table_clock",
+    ),
     path("events/<slug:event_slug>/persons/", persons.event_persons, name="event_persons"),
     path("events/<slug:event_slug>/persons/link/", persons.event_person_link, name="event_person_link"),
     path("events/<slug:event_slug>/persons/unlink/", persons.event_person_unlink, name="event_person_unlink"),
@@ -101,6 +107,7 @@ public_patterns = [
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("now/", public.server_now, name="server_now"),
     path("", include((public_patterns, "public"))),
     path("my/", team.team_open, name="team_open"),
     path("my/<int:team_id>/", team.team_page, name="team_page"),
@@ -118,6 +125,8 @@ urlpatterns = [
     path("table/<slug:secret>/hands/check/", table.hand_check, name="table_hand_check"),
     path("table/<slug:secret>/hands/sync/", table.hand_sync, name="table_hand_sync"),
     path("table/<slug:secret>/undo/", table.removal_undo, name="table_undo"),
+    path("table/<slug:secret>/time/", table.time_call, name="table_time_call"),
+    path("table/<slug:secret>/time/lift/", table.time_call_lift, name="table_time_call_lift"),
     path("table/<slug:secret>/preview/", table.hand_preview_fragment, name="table_hand_preview"),
     path("table/<slug:secret>/hands/<int:sequence>/", table.hand_edit, name="table_hand_edit"),
     path(

@@ -27,7 +27,7 @@ NOT_REFUSED = {
     "team", "bracket", "bracket_fragment", "projector", "team_page", "team_forget", "table", "table_hand_check",
     "table_history", "table_card", "service_worker", "login", "logout", "team_code_new", "announcement_remove",
     "code_pauses", "payouts", "payouts_pdf", "payouts_export", "event_persons", "persons", "series_pdf", "statistics",
-    "person", "ratings_recompute", "tournament_ratings",
+    "person", "ratings_recompute", "tournament_ratings", "server_now",
 }  # fmt: skip
 
 
@@ -138,6 +138,8 @@ def table_cases(tournament, *, staff=False):
             reverse("table_settle", args=[busy.secret]),
             {"settle-version": version(busy), "settle-reason": "ok"},
         ),
+        "table_time_call": (reverse("table_time_call", args=[done.secret]), {"version": version(done)}),
+        "table_time_call_lift": (reverse("table_time_call_lift", args=[busy.secret]), {"version": version(busy)}),
     }
 
 
@@ -262,6 +264,8 @@ def director_cases(tournament, client):
         "round_discard": (reverse("director:round_discard", args=[slug, 1]), {}),
         "round_unpublish": (reverse("director:round_unpublish", args=[slug, 1]), {}),
         "round_close": (reverse("director:round_close", args=[slug, 1]), {}),
+        "round_clock": (reverse("director:round_clock", args=[slug, 1]), {"action": "start"}),
+        "table_clock": (reverse("director:table_clock", args=[slug, 1, 1]), {"action": "add", "minutes": "3"}),
         "announcements": (
             reverse("director:announcements", args=[slug]),
             {"text": " ", "hours": "2"},
@@ -349,6 +353,8 @@ TABLE_CASES = [
     "table_entries_settle",
     "table_dispute",
     "table_settle",
+    "table_time_call",
+    "table_time_call_lift",
 ]
 TEAM_CASES = ["team_open", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm"]
 DIRECTOR_CASES = [
@@ -370,6 +376,8 @@ DIRECTOR_CASES = [
     "round_discard",
     "round_unpublish",
     "round_close",
+    "round_clock",
+    "table_clock",
     "announcements",
     "playoffs_seed",
     "playoffs_swap",

@@ -113,6 +113,7 @@ class TableOut(Schema):
     sitting: str
     hands_played: int
     complete: bool
+    time_called_after: int | None = None
     signed: bool
     signed_at: datetime.datetime | None
     ns_total: int

@@ -66,6 +66,8 @@ class LogEntry(models.Model):
         PERSON_CHANGED = "person_changed", "Person changed"
         SERIES_CHANGED = "series_changed", "Series changed"
         RATINGS_RECOMPUTED = "ratings_recomputed", "Ratings recomputed"
+        CLOCK = "clock", "Round clock"
+        TIME_CALLED = "time_called", "Time called"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

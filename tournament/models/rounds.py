@@ -5,7 +5,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from scoring import Pair, Seat, round_winner
+from scoring import Clock, Pair, Seat, round_winner
 from tournament.models.events import Team, Tournament
 
 
@@ -34,6 +34,11 @@ class Round(models.Model):
     label = models.CharField(max_length=60, blank=True, help_text="A playoff round's name.")
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True, help_text="When the director started the clock.")
+    clock_ends_at = models.DateTimeField(null=True, blank=True, help_text="The round clock's time while it runs.")
+    clock_left_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="What the round clock had left when it was paused."
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -52,6 +57,10 @@ class Round(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.status == self.Status.DRAFT
+
+    @property
+    def clock(self) -> Clock:
+        return Clock(self.clock_ends_at, self.clock_left_seconds)
 
 
 def new_table_secret() -> str:
@@ -88,6 +97,16 @@ class Table(models.Model):
     locked_at = models.DateTimeField(null=True, blank=True, help_text="When both teams had signed.")
     disputed_at = models.DateTimeField(null=True, blank=True, help_text="A team called the director.")
     dispute_note = models.CharField(max_length=300, blank=True)
+    clock_ends_at = models.DateTimeField(null=True, blank=True, help_text="The table's time while its clock runs.")
+    clock_left_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="What the table's clock had left when it was paused."
+    )
+    clock_held = models.BooleanField(
+        default=False, help_text="Paused on its own: resuming the round's clock leaves it paused."
+    )
+    time_called_at = models.DateTimeField(
+        null=True, blank=True, help_text="Time was called: the round is over with the hands played."
+    )
 
     class Meta:
         ordering = ["round", "number"]
@@ -114,6 +133,15 @@ class Table(models.Model):
         """
         match = getattr(self, "playoff_match", None) if self.round.kind == Round.Kind.PLAYOFF else None
         return match.label if match is not None else self.round.title
+
+    @property
+    def clock(self) -> Clock:
+        return Clock(self.clock_ends_at, self.clock_left_seconds)
+
+    @property
+    def time_called_after(self) -> int | None:
+        """The hands played when time was called ("time called after hand 3"); None while it was not."""
+        return self.hands_played if self.time_called_at is not None else None
 
     @property
     def team_ns(self):

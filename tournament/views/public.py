@@ -1,11 +1,14 @@
 """Pages for players and spectators: no login, phone-first, nothing private."""
 
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from tournament import selectors
 from tournament.selectors.bracket_tree import bracket_tree
+from tournament.selectors.clock import clock_view, server_now_ms
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.statistics import tournament_statistics
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
@@ -19,6 +22,15 @@ PROJECTOR_ROUNDS = 4
 
 def home(request):
     return render(request, "home.html", {"events": selectors.events_list().prefetch_related("tournaments")})
+
+
+@require_GET
+def server_now(request):
+    """The server's time, never cached: the clock script measures the phone's own clock against it, so every
+    screen counts the round clock alike."""
+    response = JsonResponse({"now": server_now_ms()})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def event_page(request, event_slug):
@@ -167,6 +179,7 @@ def projector(request, tournament):
     context = _tournament_context(
         tournament,
         round=current,
+        clock=clock_view(current, tournament.rules) if current else None,
         tables=tables,
         byes=selectors.round_byes(current) if current else [],
         standings=tournament_standings(tournament),

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, TeamSignForm, VersionForm, hand_entry
 from tournament.models import Team, Tournament
 from tournament.security import client_ip
+from tournament.selectors.clock import clock_view
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
@@ -92,6 +93,7 @@ def _page(request, team: Team, status=200, **overrides):
         else None,
         "double": team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE,
         "enters": now.table is not None and _enters(now),
+        "clock": clock_view(now.table, team.tournament.rules) if now.table and not now.table.signed else None,
     }
     context.update(overrides)
     return render(request, "team/mine.html", context, status=status)

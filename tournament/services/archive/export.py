@@ -204,6 +204,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "first_dealer": table.first_dealer,
                 "locked_at": _time(table.locked_at),
                 "disputed_at": _time(table.disputed_at),
+                "time_called_at": _time(table.time_called_at),
                 "dispute_note": table.dispute_note,
                 "playoff_match": playoff_codes.get(table.pk),
                 "hands": hands,
@@ -239,6 +240,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
         "seed": round_.seed,
         "created_at": _time(round_.created_at),
         "published_at": _time(round_.published_at),
+        "clock_started_at": _time(round_.clock_started_at),
         "byes": sorted(team_numbers[s.team_id] for s in seatings if s.table_id is None),
         "tables": tables,
     }

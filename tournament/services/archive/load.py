@@ -348,6 +348,7 @@ def _import_tournament(
             method=round_entry.method,
             seed=round_entry.seed,
             published_at=round_entry.published_at,
+            clock_started_at=round_entry.clock_started_at,
         )
         for round_entry in entry.rounds
     )

@@ -244,6 +244,7 @@ class TableData(Part):
     first_dealer: SeatOrNone
     locked_at: Time | None = None
     disputed_at: Time | None = None
+    time_called_at: Time | None = None
     dispute_note: text(300) = ""
     playoff_match: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9-]{1,10}$")] | None = None
     hands: list[HandData] = []
@@ -262,6 +263,7 @@ class RoundData(Part):
     seed: number(0, 10**12) | None = None
     created_at: Time | None = None
     published_at: Time | None = None
+    clock_started_at: Time | None = None
     byes: list[TeamNumber] = []
     tables: list[TableData] = []
 

@@ -160,6 +160,7 @@ def table_build(round_: Round, entry: schema.TableData, path: str, seat, player,
         first_dealer=entry.first_dealer,
         locked_at=entry.locked_at,
         disputed_at=entry.disputed_at,
+        time_called_at=entry.time_called_at,
         dispute_note=entry.dispute_note,
     )
     tournament = round_.tournament

@@ -25,6 +25,7 @@ from tournament.services.sheets.signing import (
     sheet_sign,
     waiting_hands,
 )
+from tournament.services.sheets.time import clock_deal_check, table_time_call, table_time_call_lift
 from tournament.services.sheets.undo import removal_undo
 from tournament.services.sheets.write import Change, ChangeContext, StaleSheet, sheet_write
 
@@ -36,6 +37,7 @@ __all__ = [
     "StaleSheet",
     "Submitted",
     "WrongCode",
+    "clock_deal_check",
     "entries_settle",
     "hand_accept",
     "hand_preview",
@@ -53,5 +55,7 @@ __all__ = [
     "sheet_sign",
     "sheet_write",
     "table_first_dealer_set",
+    "table_time_call",
+    "table_time_call_lift",
     "waiting_hands",
 ]

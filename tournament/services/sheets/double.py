@@ -12,6 +12,7 @@ from django.utils import timezone
 from scoring import Pair, RedealReason
 from tournament.errors import ServiceError
 from tournament.models import Hand, HandSubmission, LogEntry, Table, Tournament
+from tournament.services.log import Actor
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.entries import (
     HandEntry,
@@ -22,6 +23,7 @@ from tournament.services.sheets.entries import (
     redeal_penalty_create,
 )
 from tournament.services.sheets.signing import code_check, with_codes_counted
+from tournament.services.sheets.time import clock_deal_check
 from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 
 
@@ -75,10 +77,11 @@ def _submission_of(table: Table, side: Pair, sequence: int, entry, dealer, redea
     return submission
 
 
-def _record(table: Table, submission: HandSubmission) -> Hand:
+def _record(table: Table, submission: HandSubmission, actor: Actor) -> Hand:
     """Record the agreed deal on the sheet."""
     if submission.redeal_reason != RedealReason.DEAL_OUT_OF_TURN:
         first_dealer_from(table, submission.dealer)
+    clock_deal_check(table, actor)
     hand = _candidate(table, submission)
     hand.accepted_at = timezone.now()
     hand.save()
@@ -114,6 +117,8 @@ def hand_submit(
             raise ServiceError("Choose your team.", field="pair")
         side = Pair(pair)
         team = code_check(table, side, code, actor)
+        if table.time_called_at is not None:
+            clock_deal_check(table, actor)
         if table.complete:
             rules = table.round.tournament.rules
             raise ServiceError(f"The round is over: all {rules.hands_per_round} hands are recorded.")
@@ -140,7 +145,7 @@ def hand_submit(
                 result=Submitted(Submitted.DIFFER, sequence, mine=mine, theirs=theirs),
                 voids_signatures=False,
             )
-        hand = _record(table, mine)
+        hand = _record(table, mine, actor)
         return Change(
             LogEntry.Action.HAND_ADDED,
             lambda: f"Hand {hand.hand_number}: both teams entered {mine.words}",
@@ -166,7 +171,7 @@ def entries_settle(*, table: Table, keep: str, context: ChangeContext | None = N
         chosen = table.submissions.filter(pair=keep).order_by("sequence").first()
         if chosen is None:
             raise ServiceError(f"{Pair(keep).label} have no entry waiting at this table.", field="keep")
-        hand = _record(table, chosen)
+        hand = _record(table, chosen, actor)
         return Change(
             LogEntry.Action.ENTRIES_SETTLED,
             lambda: f"Hand {hand.hand_number}: staff kept {Pair(keep).label}'s entry, {chosen.words}",

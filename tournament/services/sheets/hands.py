@@ -9,7 +9,7 @@ import scoring
 from scoring import PenaltyKind, RedealReason, Seat
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
-from tournament.services.log import Actor
+from tournament.services.log import TABLE_LINK, Actor
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.entries import (
     ENTRY_ID,
@@ -24,6 +24,7 @@ from tournament.services.sheets.entries import (
     redeal_checked,
     redeal_penalty_create,
 )
+from tournament.services.sheets.time import clock_deal_check, time_called_check
 from tournament.services.sheets.write import Change, ChangeContext, StaleSheet, may_change, sheet_write
 
 
@@ -73,8 +74,14 @@ def _next_sequence(table: Table) -> int:
     return (table.hands.aggregate(highest=Max("sequence"))["highest"] or 0) + 1
 
 
-def hand_preview(*, table: Table, entry: HandEntry, hand: Hand | None = None) -> scoring.RoundScore:
-    """The sheet as it would be with this hand added (or ``hand`` changed), without saving anything."""
+def hand_preview(
+    *, table: Table, entry: HandEntry, hand: Hand | None = None, actor: Actor | None = None
+) -> scoring.RoundScore:
+    """The sheet as it would be with this hand added (or ``hand`` changed), without saving anything.
+
+    ``actor`` (default: the table link) is who would add it: after time was called only staff may."""
+    if hand is None:
+        time_called_check(table, actor or TABLE_LINK)
     entry = checked_entry(table, entry)
     candidate = Hand(table=table, pk=hand.pk if hand else None)
     apply_entry(candidate, entry)
@@ -134,6 +141,7 @@ def hand_record(
 
     def edit(table: Table, correction: bool) -> Change:
         entry_mode_check(table, actor)
+        clock_deal_check(table, actor)
         checked = checked_entry(table, entry)
         first_dealer_from(table, checked.dealer)
         hand = Hand(
@@ -217,6 +225,7 @@ def redeal_record(
         if why is not RedealReason.DEAL_OUT_OF_TURN:
             first_dealer_from(table, dealer)
         entry_mode_check(table, actor)
+        clock_deal_check(table, actor)
         hand = Hand.objects.create(
             table=table,
             sequence=_next_sequence(table),

@@ -1,6 +1,7 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
 from tournament.views.director.access import StaffLoginView, code_pause_lift, code_pauses, lockout_remove, lockouts
+from tournament.views.director.clock import round_clock, table_clock
 from tournament.views.director.events import (
     action_log,
     announcement_remove,
@@ -71,6 +72,7 @@ __all__ = [
     "playoffs_reseed",
     "playoffs_seed",
     "playoffs_swap",
+    "round_clock",
     "round_close",
     "round_detail",
     "round_discard",
@@ -85,6 +87,7 @@ __all__ = [
     "round_unpublish",
     "standings_pdf",
     "table_cards_pdf",
+    "table_clock",
     "team_code_new",
     "team_create",
     "team_edit",

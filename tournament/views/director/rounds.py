@@ -7,8 +7,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
+from tournament.selectors.clock import round_projections
 from tournament.services import draws
 from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
+from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
 
 
@@ -43,6 +45,7 @@ def round_detail(request, slug, number):
         "byes": selectors.round_byes(round_),
         "link_base": printing.link_base(request),
         "played": any(table.hands_played for table in tables),
+        **clock_context(round_, tables, tournament.rules),
     }
     if round_.is_draft:
         team_choices = selectors.teams_with_players(tournament).filter(withdrawn=False)
@@ -189,6 +192,8 @@ def _live_context(request, tournament, round_):
         "disputed": sum(1 for table in tables if table.disputed_at),
         "hands_per_round": tournament.rules.hands_per_round,
         "sheet_mode": tournament.sheet_mode,
+        "projections": round_projections(round_, tables, tournament.rules),
+        **clock_context(round_, tables, tournament.rules, back="live"),
     }
 
 

@@ -23,6 +23,7 @@ from tournament.views.table.sheet import (
     sheet_sign,
 )
 from tournament.views.table.sync import hand_sync
+from tournament.views.table.time import time_call, time_call_lift
 
 __all__ = [
     "entries_settle",
@@ -45,4 +46,6 @@ __all__ = [
     "sheet_sign",
     "table_card",
     "table_page",
+    "time_call",
+    "time_call_lift",
 ]

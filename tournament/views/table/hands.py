@@ -77,7 +77,7 @@ def hand_add(request, secret):
             return sheet_form_run(page, "hand", form, record, hand_saved)
         else:
             try:
-                sheets.hand_preview(table=page.table, entry=hand_entry(data))
+                sheets.hand_preview(table=page.table, entry=hand_entry(data), actor=page.actor)
             except ServiceError as error:
                 form_error(form, error)
             else:
@@ -102,7 +102,7 @@ def hand_check(request, secret):
     if not form.is_valid():
         return back_to_sheet(page)
     try:
-        result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data))
+        result = sheets.hand_preview(table=page.table, entry=hand_entry(form.cleaned_data), actor=page.actor)
     except ServiceError as error:
         refusal_say(request, error.message)
         return back_to_sheet(page)

@@ -23,6 +23,7 @@ from tournament.forms.table import (
     SignForm,
 )
 from tournament.models import Round, Table, Tournament
+from tournament.selectors.clock import clock_view
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import ChangeContext, may_change
 from tournament.views.common import earlier_messages_drop, refusal_say, request_actor, service_run
@@ -182,6 +183,20 @@ class TablePage:
         if not self.staff or self.round.kind != Round.Kind.QUALIFYING or not self.tournament.playoff_seeds.exists():
             return []
         return seeding_changes(self.tournament)
+
+    @cached_property
+    def clock(self):
+        """The table's clock as the server counts it now; None when the round's clock has not started."""
+        return clock_view(self.table, self.rules)
+
+    @property
+    def time_callable(self) -> bool:
+        """Whether the page offers to end the round at time: once the table's time is up (staff: once its clock
+        runs), on a sheet still playing."""
+        table = self.table
+        if table.time_called_at is not None or table.complete or table.signed or self.clock is None:
+            return False
+        return self.staff or self.clock.up
 
     @property
     def locked(self) -> bool:

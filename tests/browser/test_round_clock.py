@@ -1,0 +1,75 @@
+"""The round clock counted from the server's time: a phone whose own clock is minutes wrong and the projector in
+the hall show the same seconds."""
+
+import time
+
+import pytest
+from django.utils import timezone
+
+from scoring import RuleSet
+from tests.browser.conftest import PHONE
+from tournament.services.clock import round_clock_start
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import tournament_rules_set
+
+PROJECTOR = {"width": 1280, "height": 720}
+SHOWN_SECONDS = """clock => {
+  const [minutes, seconds] = clock.querySelector('.clock-time').textContent.trim().split(':').map(Number);
+  return minutes * 60 + seconds;
+}"""
+
+
+@pytest.fixture
+def clocked_round(transactional_db, tournament, make_teams):
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    make_teams(tournament, 16)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    return round_clock_start(round=round_)
+
+
+def opened(browser, live_server, viewport, path, *, wrong_by_seconds=0):
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    if wrong_by_seconds:  # the phone's own clock, off by this much (its fake clock can then be moved on)
+        page.clock.install(time=time.time() + wrong_by_seconds)
+    page.goto(path)
+    page.wait_for_function("document.documentElement.dataset.clockSynced === '1'")
+    return page
+
+
+def test_a_phone_with_a_wrong_clock_and_the_projector_agree_within_a_second(browser, live_server, clocked_round):
+    table = clocked_round.tables.get(number=1)
+    phone = opened(browser, live_server, PHONE, f"/table/{table.secret}/", wrong_by_seconds=-7 * 60)
+    projector = opened(browser, live_server, PROJECTOR, f"/t/{clocked_round.tournament.slug}/projector/")
+    phone_clock = phone.locator(".round-clock")
+    projector_clock = projector.locator(".round-clock")
+    before = phone_clock.evaluate(SHOWN_SECONDS)
+    on_projector = projector_clock.evaluate(SHOWN_SECONDS)
+    after = phone_clock.evaluate(SHOWN_SECONDS)
+    assert after - 1 <= on_projector <= before + 1
+    truth = (clocked_round.clock_ends_at - timezone.now()).total_seconds()
+    assert abs(on_projector - truth) <= 2, "the projector counts the server's time"
+    box = phone_clock.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], "the clock fits the phone"
+    size = float(projector_clock.locator(".clock-time").evaluate("e => getComputedStyle(e).fontSize")[:-2])
+    assert size >= 60, f"{size}px is too small for a hall"
+    phone.context.close()
+    projector.context.close()
+
+
+def test_the_warnings_come_as_the_clock_runs_down(browser, live_server, clocked_round):
+    """Six minutes left is the first warning (10 minutes); two minutes on, the last (5 minutes); then time."""
+    ends = timezone.now() + timezone.timedelta(minutes=6)
+    type(clocked_round).objects.filter(pk=clocked_round.pk).update(clock_ends_at=ends)
+    clocked_round.tables.update(clock_ends_at=ends)
+    table = clocked_round.tables.get(number=1)
+    phone = opened(browser, live_server, PHONE, f"/table/{table.secret}/", wrong_by_seconds=0.001)
+    clock = phone.locator(".round-clock")
+    assert "clock-warning" in clock.get_attribute("class")
+    phone.clock.fast_forward(120_000)
+    phone.wait_for_function("document.querySelector('.round-clock').classList.contains('clock-last')")
+    phone.clock.fast_forward(300_000)
+    phone.wait_for_function("document.querySelector('.round-clock').classList.contains('clock-up')")
+    assert "Time: finish this hand; no new hand" in clock.inner_text()
+    phone.context.close()

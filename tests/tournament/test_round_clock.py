@@ -1,0 +1,335 @@
+"""The round clock: the director starts, pauses, resumes and adds time to a round or one table (logged); at time
+a table finishes the hand in play, the table link enters no new hand, and the sheet is complete with the hands
+played, then signed as usual."""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring import RuleSet
+from tests.tournament.test_printing import pdf_pages
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Round, Table
+from tournament.printing import round_sheets_pdf
+from tournament.services import clock, sheets
+from tournament.services.archive import event_export, event_import
+from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import tournament_rules_set
+from tournament.services.log import Actor
+
+
+@pytest.fixture
+def timed(tournament, make_teams):
+    """A 20-minute clock; round 1 of eight teams published (four tables)."""
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    make_teams(tournament, 8)
+    return round_publish(round=round_draw(tournament=tournament, method="manual"))
+
+
+@pytest.fixture
+def staff(director):
+    return Actor.staff(director)
+
+
+def time_up(table: Table, seconds_ago: int = 1) -> None:
+    """The table's time ran out ``seconds_ago``: its stored deadline is moved into the past."""
+    Table.objects.filter(pk=table.pk).update(clock_ends_at=timezone.now() - timedelta(seconds=seconds_ago))
+    table.refresh_from_db()
+
+
+def test_starting_the_clock_gives_every_table_the_rounds_minutes(timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    timed.refresh_from_db()
+    now = timezone.now()
+    assert 19 * 60 < timed.clock.remaining(now) <= 20 * 60
+    assert {table.clock_ends_at for table in timed.tables.all()} == {timed.clock_ends_at}
+    entry = LogEntry.objects.get(action=LogEntry.Action.CLOCK)
+    assert entry.summary == "Round 1: clock started, 20 minutes" and entry.who == staff.name
+
+
+def test_the_clock_refuses_what_makes_no_sense(tournament, timed, staff):
+    with pytest.raises(ServiceError, match="not running"):
+        clock.round_clock_pause(round=timed, actor=staff)
+    with pytest.raises(ServiceError, match="not paused"):
+        clock.round_clock_resume(round=timed, actor=staff)
+    clock.round_clock_start(round=timed, actor=staff)
+    with pytest.raises(ServiceError, match="already started"):
+        clock.round_clock_start(round=timed, actor=staff)
+    with pytest.raises(ServiceError, match="Add 1 to 60 minutes") as refused:
+        clock.round_clock_add(round=timed, minutes=0, actor=staff)
+    assert refused.value.field == "minutes"
+    assert LogEntry.objects.filter(action=LogEntry.Action.CLOCK).count() == 1
+
+
+def test_no_clock_without_minutes_nor_on_a_draft(tournament, make_teams, staff):
+    make_teams(tournament, 4)
+    draft = round_draw(tournament=tournament, method="manual")
+    with pytest.raises(ServiceError, match="not being played"):
+        clock.round_clock_start(round=draft, actor=staff)
+    round_publish(round=draft)
+    with pytest.raises(ServiceError, match="no round clock"):
+        clock.round_clock_start(round=draft, actor=staff)
+    draft.refresh_from_db()
+    assert not draft.clock.started
+
+
+def test_pause_and_resume_carry_every_table_along_but_a_table_paused_on_its_own(timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    one, two = timed.tables.order_by("number")[:2]
+    clock.table_clock_pause(table=one, actor=staff)
+    clock.round_clock_pause(round=timed, actor=staff)
+    assert all(table.clock.paused for table in timed.tables.all())
+    with pytest.raises(ServiceError, match="round's clock is paused"):
+        clock.table_clock_resume(table=one, actor=staff)
+    clock.round_clock_resume(round=timed, actor=staff)
+    one.refresh_from_db(), two.refresh_from_db()
+    assert one.clock.paused and two.clock.running
+    clock.table_clock_resume(table=one, actor=staff)
+    one.refresh_from_db()
+    assert one.clock.running and not one.clock_held
+
+
+def test_time_added_to_one_table_or_to_the_round(timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    one, two = timed.tables.order_by("number")[:2]
+    clock.table_clock_add(table=one, minutes=3, actor=staff)
+    clock.round_clock_add(round=timed, minutes=2, actor=staff)
+    one.refresh_from_db(), two.refresh_from_db(), timed.refresh_from_db()
+    assert one.clock_ends_at - two.clock_ends_at == timedelta(minutes=3)
+    assert two.clock_ends_at == timed.clock_ends_at
+    summaries = list(LogEntry.objects.filter(action=LogEntry.Action.CLOCK).values_list("summary", flat=True))
+    assert summaries[1:] == ["Table 1: 3 minutes added", "Round 1: 2 minutes added"]
+
+
+def test_no_time_for_a_table_that_has_finished(timed, staff, sheet):
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    sheet.play(table)
+    with pytest.raises(ServiceError, match="finished its round"):
+        clock.table_clock_add(table=table, minutes=3, actor=staff)
+
+
+def test_the_hand_in_play_at_time_is_the_last_and_the_sheet_is_complete(timed, staff, sheet):
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.hand(table, "E", "E", 4, "low", 10)
+    time_up(table)
+    sheet.hand(table, "S", "S", 2, "high", 7)
+    table.refresh_from_db()
+    assert table.complete and table.time_called_after == 3 and table.next_hand_number is None
+    with pytest.raises(ServiceError, match="Time was called after hand 3: finish this hand, no new hand"):
+        sheet.hand(table, "W", "W", 1, "nt", 8)
+    sheet.sign_both(table)
+    table.refresh_from_db()
+    assert table.signed and (table.ns_total, table.ew_total) == (3, 6)
+
+
+def test_staff_may_enter_a_hand_after_time_and_take_the_call_back(timed, staff, sheet, director):
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    time_up(table)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.hand(table, "E", "E", 4, "low", 10, actor=staff)
+    table.refresh_from_db()
+    assert table.complete and table.hands_played == 2
+    sheets.table_time_call_lift(table=table, version=sheet.version(table), actor=staff)
+    table.refresh_from_db()
+    assert not table.complete and table.time_called_at is None
+
+
+def test_the_table_link_calls_time_between_hands_only_once_time_is_up(timed, staff, sheet):
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    with pytest.raises(ServiceError, match=r"Time is not up yet: [12][0-9]:[0-9][0-9] left"):
+        sheets.table_time_call(table=table, version=sheet.version(table))
+    time_up(table)
+    sheets.table_time_call(table=table, version=sheet.version(table))
+    table.refresh_from_db()
+    assert table.complete and table.time_called_after == 1
+    assert LogEntry.objects.filter(action=LogEntry.Action.TIME_CALLED, table=table).get().summary == (
+        "Time called after hand 1"
+    )
+    with pytest.raises(ServiceError, match="already called"):
+        sheets.table_time_call(table=table, version=sheet.version(table))
+    with pytest.raises(ServiceError, match="Only staff"):
+        sheets.table_time_call_lift(table=table, version=sheet.version(table))
+
+
+def test_time_called_before_the_first_hand_is_a_nil_nil_tie(timed, staff, sheet):
+    table = timed.tables.get(number=2)
+    sheets.table_time_call(table=table, version=sheet.version(table), actor=staff)
+    sheet.sign_both(table)
+    table.refresh_from_db()
+    assert table.signed and table.winner_pair is None and (table.ns_total, table.ew_total) == (0, 0)
+
+
+def test_a_redeal_after_time_does_not_count_and_ends_the_round(timed, staff, sheet):
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    time_up(table)
+    sheet.redeal(table, "E")
+    table.refresh_from_db()
+    assert table.complete and table.time_called_after == 1
+
+
+def test_no_clock_on_a_playoff_round(timed, staff):
+    Round.objects.filter(pk=timed.pk).update(kind=Round.Kind.PLAYOFF)
+    with pytest.raises(ServiceError, match="playoff match plays to its end"):
+        clock.round_clock_start(round=timed, actor=staff)
+
+
+def text_of(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_the_director_starts_the_clock_from_the_round_page_without_script(director_client, timed):
+    page = reverse("director:round", args=[timed.tournament.slug, 1])
+    assert "Start the clock (20 minutes)" in text_of(director_client.get(page))
+    response = director_client.post(
+        reverse("director:round_clock", args=[timed.tournament.slug, 1]), {"action": "start"}, follow=True
+    )
+    said = text_of(response)
+    assert "Round 1: clock started." in said and "Pause the clock" in said
+    assert re.search(r"Round 1 (20:00|19:5\d) left", said)
+
+
+def test_from_the_live_view_time_goes_to_one_table_and_the_page_comes_back(director_client, timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    slug = timed.tournament.slug
+    response = director_client.post(
+        reverse("director:table_clock", args=[slug, 1, 2]), {"action": "add", "minutes": "3", "back": "live"}
+    )
+    assert response.url == reverse("director:round_live", args=[slug, 1])
+    said = text_of(director_client.get(response.url))
+    assert "Table 2: 3 minutes added." in said and "Projected finish" in said
+    table = timed.tables.get(number=2)
+    assert table.clock_ends_at - timed.tables.get(number=1).clock_ends_at == timedelta(minutes=3)
+
+
+def test_only_the_director_runs_the_clock(client, scorekeeper, timed):
+    url = reverse("director:round_clock", args=[timed.tournament.slug, 1])
+    assert client.post(url, {"action": "start"}).status_code == 302  # to the login page
+    client.force_login(scorekeeper)
+    assert client.post(url, {"action": "start"}).status_code == 403
+    table_url = reverse("director:table_clock", args=[timed.tournament.slug, 1, 1])
+    assert client.post(table_url, {"action": "add", "minutes": "3"}).status_code == 403
+    timed.refresh_from_db()
+    assert not timed.clock.started
+
+
+def test_at_time_the_table_page_says_finish_this_hand_and_the_link_ends_the_round(client, timed, staff, sheet):
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    page = reverse("table", args=[table.secret])
+    assert "End the round" not in text_of(client.get(page))
+    time_up(table)
+    said = text_of(client.get(page))
+    assert "Time: finish this hand; no new hand" in said and "Time is up." in said
+    response = client.post(
+        reverse("table_time_call", args=[table.secret]), {"version": sheet.version(table)}, follow=True
+    )
+    said = text_of(response)
+    assert "Time called after hand 1: both teams sign the sheet." in said
+    assert "Time called after hand 1. Round complete: North–South win 3–0." in said
+    hand = {"hand-dealer": "E", "hand-bidder": "E", "hand-bid": "2:high", "hand-books": "8"}
+    refused = client.post(
+        reverse("table_hand_add", args=[table.secret]), {**hand, "hand-version": sheet.version(table)}, follow=True
+    )
+    assert "no new hand" in text_of(refused)
+    assert Table.objects.get(pk=table.pk).hands_played == 1
+
+
+def test_the_projector_team_page_and_table_page_carry_the_same_deadline(client, timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    timed.refresh_from_db()
+    table = timed.tables.get(number=1)
+    deadline = f'data-clock-ends="{int(timed.clock_ends_at.timestamp() * 1000)}"'
+    assert deadline in client.get(reverse("public:projector", args=[timed.tournament.slug])).content.decode()
+    assert deadline in client.get(reverse("table", args=[table.secret])).content.decode()
+    team = table.team_at("NS")
+    client.post(reverse("team_open"), {"code": team.code})
+    assert deadline in client.get(reverse("team_page", args=[team.pk])).content.decode()
+
+
+def test_the_server_tells_its_time_uncached(client):
+    response = client.get(reverse("server_now"))
+    assert response["Cache-Control"] == "no-store"
+    assert abs(response.json()["now"] - timezone.now().timestamp() * 1000) < 60_000
+
+
+def test_the_live_view_costs_the_same_queries_for_four_tables_or_eight(director_client, tournament, make_teams, staff):
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    make_teams(tournament, 16)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    clock.round_clock_start(round=round_, actor=staff)
+    url = reverse("director:round_live", args=[tournament.slug, 1])
+    with CaptureQueriesContext(connection) as sixteen:
+        director_client.get(url)
+    Table.objects.filter(round=round_, number__gt=4).delete()
+    with CaptureQueriesContext(connection) as eight:
+        director_client.get(url)
+    assert len(sixteen) == len(eight)
+
+
+@pytest.fixture
+def called_and_signed(timed, staff, sheet):
+    """Table 1 time-called after hand 3 and signed by both teams (North–South 3, East–West 6)."""
+    clock.round_clock_start(round=timed, actor=staff)
+    table = timed.tables.get(number=1)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.hand(table, "E", "E", 4, "low", 10)
+    time_up(table)
+    sheet.hand(table, "S", "S", 2, "high", 7)
+    sheet.sign_both(table)
+    table.refresh_from_db()
+    return table
+
+
+def test_time_called_goes_round_the_archive(called_and_signed):
+    event = called_and_signed.round.tournament.event
+    exported = event_export(event)
+    text = json.dumps(exported)
+    event.delete()
+    imported = event_import(data=json.loads(text))
+    assert event_export(imported) == exported
+    table = Table.objects.get(round__tournament__event=imported, round__number=1, number=1)
+    assert table.signed and table.complete and table.time_called_after == 3
+    assert (table.ns_total, table.ew_total) == (3, 6)
+
+
+def test_an_archive_without_time_called_still_imports(called_and_signed):
+    """Archives written before the clock have no such keys: a table without them was played to the end."""
+    event = called_and_signed.round.tournament.event
+    exported = event_export(event)
+    for tournament in exported["tournaments"]:
+        for round_ in tournament["rounds"]:
+            del round_["clock_started_at"]
+            for table in round_["tables"]:
+                del table["time_called_at"]
+            round_["tables"] = [table for table in round_["tables"] if table["number"] != 1]
+    event.delete()
+    imported = event_import(data=exported)
+    assert not Table.objects.filter(round__tournament__event=imported, time_called_at__isnull=False).exists()
+
+
+def test_the_api_the_export_and_the_printed_sheet_say_time_was_called(client, director_client, called_and_signed):
+    round_ = called_and_signed.round
+    slug = round_.tournament.slug
+    rounds = client.get(f"/api/v1/tournaments/{slug}/rounds").json()
+    shown = {table["number"]: table["time_called_after"] for table in rounds[0]["tables"]}
+    assert shown[1] == 3 and shown[2] is None
+    csv = director_client.get(reverse("director:hands_export", args=[slug, "csv"])).content.decode()
+    header, first = csv.splitlines()[:2]
+    assert header.endswith("Time called after hand") and first.endswith(",3")
+    page = pdf_pages(round_sheets_pdf(round_, blank=False, base_url="http://127.0.0.1:8000/"))[0]
+    assert "Time called after hand 3" in page

@@ -1,0 +1,23 @@
+"""The director's clock buttons: what to do to the clock, and the minutes to add."""
+
+from django import forms
+
+ROUND_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
+TABLE_ACTIONS = [("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
+
+
+class ClockForm(forms.Form):
+    action = forms.ChoiceField(choices=ROUND_ACTIONS)
+    minutes = forms.IntegerField(required=False, label="Minutes to add")
+
+    def __init__(self, *args, table: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if table:
+            self.fields["action"].choices = TABLE_ACTIONS
+
+
+class TimeCallForm(forms.Form):
+    """Time called at a table, or taken back by staff (with a reason on a signed sheet)."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(required=False, max_length=300, label="Reason (a signed sheet)")

@@ -1,0 +1,192 @@
+"""The round clock (RULES.md, Time): the director starts, pauses, resumes and adds time to a round or to one
+table; at time a table finishes the hand in play, and the sheet is complete with the hands played.
+
+Each table keeps its own clock (the round's, plus what was added to it alone), so every page reads one table's
+time from its own row. The round keeps the clock the projector shows.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import Clock, ScoringError, clock_text
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Round, Table
+from tournament.services.log import Actor, actor_of, log_write
+
+
+def _clock_set(record: Round | Table, clock: Clock) -> None:
+    record.clock_ends_at, record.clock_left_seconds = clock.ends_at, clock.left_seconds
+
+
+def _engine(call):
+    """Run a clock's arithmetic; its refusal is the service's."""
+    try:
+        return call()
+    except ScoringError as error:
+        raise ServiceError(str(error), field=error.field) from None
+
+
+def _round_locked(round: Round) -> Round:
+    round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
+    if round_.status != Round.Status.PUBLISHED:
+        raise ServiceError(f"{round_.title} is not being played: its clock runs only while it is published.")
+    if round_.kind != Round.Kind.QUALIFYING:
+        raise ServiceError("The round clock runs the qualifying rounds; a playoff match plays to its end.")
+    return round_
+
+
+def _playing_tables(round_: Round) -> list[Table]:
+    """The round's tables still playing (not complete, not signed), locked."""
+    return list(round_.tables.select_for_update().filter(complete=False, locked_at__isnull=True).order_by("number"))
+
+
+def _round_log(round_: Round, actor: Actor, summary: str, *, table: Table | None = None, minutes: int = 0) -> None:
+    after = {"ends_at": round_.clock_ends_at, "left_seconds": round_.clock_left_seconds}
+    if table is not None:
+        after = {"ends_at": table.clock_ends_at, "left_seconds": table.clock_left_seconds}
+    log_write(
+        actor=actor,
+        action=LogEntry.Action.CLOCK,
+        summary=summary,
+        tournament=round_.tournament,
+        round_number=round_.number,
+        table=table,
+        after={key: value.isoformat() if hasattr(value, "isoformat") else value for key, value in after.items()}
+        | ({"minutes": minutes} if minutes else {}),
+    )
+
+
+def _save(round_: Round, tables: list[Table]) -> None:
+    round_.save(update_fields=["clock_started_at", "clock_ends_at", "clock_left_seconds"])
+    Table.objects.bulk_update(tables, ["clock_ends_at", "clock_left_seconds", "clock_held"])
+
+
+@transaction.atomic
+def round_clock_start(*, round: Round, actor: Actor | None = None) -> Round:
+    """Start the round's clock at the tournament's ``round_minutes``, for every table of the round."""
+    actor = actor_of(actor)
+    round_ = _round_locked(round)
+    if round_.clock.started:
+        raise ServiceError(f"The clock of {round_.title.lower()} is already started.")
+    now = timezone.now()
+    minutes = round_.tournament.rules.round_minutes
+    clock = _engine(lambda: Clock.start(now, minutes))
+    round_.clock_started_at = now
+    _clock_set(round_, clock)
+    tables = _playing_tables(round_)
+    for table in tables:
+        _clock_set(table, clock)
+    _save(round_, tables)
+    _round_log(round_, actor, f"Round {round_.number}: clock started, {minutes} minutes")
+    return round_
+
+
+@transaction.atomic
+def round_clock_pause(*, round: Round, actor: Actor | None = None) -> Round:
+    """Pause the round's clock and every table's still running; a table at time stays at time."""
+    actor = actor_of(actor)
+    round_ = _round_locked(round)
+    now = timezone.now()
+    _clock_set(round_, _engine(lambda: round_.clock.pause(now)))
+    tables = [table for table in _playing_tables(round_) if table.clock.running and not table.clock.is_up(now)]
+    for table in tables:
+        _clock_set(table, table.clock.pause(now))
+    _save(round_, tables)
+    _round_log(round_, actor, f"Round {round_.number}: clock paused with {clock_text(round_.clock_left_seconds)} left")
+    return round_
+
+
+@transaction.atomic
+def round_clock_resume(*, round: Round, actor: Actor | None = None) -> Round:
+    """Resume the round's clock and every table's it paused (a table paused on its own stays paused)."""
+    actor = actor_of(actor)
+    round_ = _round_locked(round)
+    now = timezone.now()
+    _clock_set(round_, _engine(lambda: round_.clock.resume(now)))
+    tables = [table for table in _playing_tables(round_) if table.clock.paused and not table.clock_held]
+    for table in tables:
+        _clock_set(table, table.clock.resume(now))
+    _save(round_, tables)
+    _round_log(round_, actor, f"Round {round_.number}: clock resumed, {clock_text(round_.clock.remaining(now))} left")
+    return round_
+
+
+@transaction.atomic
+def round_clock_add(*, round: Round, minutes: int, actor: Actor | None = None) -> Round:
+    """Add minutes to the round's clock and to every table still playing."""
+    actor = actor_of(actor)
+    round_ = _round_locked(round)
+    now = timezone.now()
+    _clock_set(round_, _engine(lambda: round_.clock.plus(minutes, now)))
+    tables = [table for table in _playing_tables(round_) if table.clock.started and table.time_called_at is None]
+    for table in tables:
+        _clock_set(table, table.clock.plus(minutes, now))
+    _save(round_, tables)
+    _round_log(
+        round_, actor, f"Round {round_.number}: {minutes} minute{'s' if minutes != 1 else ''} added", minutes=minutes
+    )
+    return round_
+
+
+def _table_locked(table: Table) -> tuple[Round, Table]:
+    round_ = _round_locked(table.round)
+    table_ = Table.objects.select_for_update().get(pk=table.pk)
+    table_.round = round_
+    if table_.signed or table_.complete:
+        raise ServiceError(f"Table {table_.number} has finished its round: its clock has nothing left to run.")
+    if not table_.clock.started:
+        raise ServiceError(f"The clock of {round_.title.lower()} has not started.")
+    return round_, table_
+
+
+def _table_save(table: Table) -> None:
+    table.save(update_fields=["clock_ends_at", "clock_left_seconds", "clock_held"])
+
+
+@transaction.atomic
+def table_clock_pause(*, table: Table, actor: Actor | None = None) -> Table:
+    """Pause one table's clock (a long ruling); the round's clock runs on for the others."""
+    actor = actor_of(actor)
+    round_, table_ = _table_locked(table)
+    if round_.clock.paused:
+        raise ServiceError("The round's clock is paused: every table's clock is stopped already.")
+    now = timezone.now()
+    _clock_set(table_, _engine(lambda: table_.clock.pause(now)))
+    table_.clock_held = True
+    _table_save(table_)
+    left = clock_text(table_.clock_left_seconds)
+    _round_log(round_, actor, f"Table {table_.number}: clock paused with {left} left", table=table_)
+    return table_
+
+
+@transaction.atomic
+def table_clock_resume(*, table: Table, actor: Actor | None = None) -> Table:
+    """Resume a table's clock paused on its own."""
+    actor = actor_of(actor)
+    round_, table_ = _table_locked(table)
+    if not table_.clock_held:
+        raise ServiceError(f"Table {table_.number}'s clock was not paused on its own: there is nothing to resume.")
+    if round_.clock.paused:
+        raise ServiceError("The round's clock is paused: resume the round, and this table goes on with it.")
+    now = timezone.now()
+    _clock_set(table_, _engine(lambda: table_.clock.resume(now)))
+    table_.clock_held = False
+    _table_save(table_)
+    left = clock_text(table_.clock.remaining(now))
+    _round_log(round_, actor, f"Table {table_.number}: clock resumed, {left} left", table=table_)
+    return table_
+
+
+@transaction.atomic
+def table_clock_add(*, table: Table, minutes: int, actor: Actor | None = None) -> Table:
+    """Add minutes to one table's clock (a late re-seat, a long ruling)."""
+    actor = actor_of(actor)
+    round_, table_ = _table_locked(table)
+    if table_.time_called_at is not None:
+        raise ServiceError(f"Time was called at table {table_.number}: lift the call before adding time.")
+    now = timezone.now()
+    _clock_set(table_, _engine(lambda: table_.clock.plus(minutes, now)))
+    _table_save(table_)
+    summary = f"Table {table_.number}: {minutes} minute{'s' if minutes != 1 else ''} added"
+    _round_log(round_, actor, summary, table=table_, minutes=minutes)
+    return table_

@@ -1,0 +1,79 @@
+"""The round clock's buttons, on the round's page and the live view: start, pause, resume, add time to the
+round or to one table."""
+
+from functools import partial
+
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from tournament import selectors
+from tournament.forms.clock import ClockForm
+from tournament.selectors.clock import clock_view
+from tournament.services import clock
+from tournament.views.common import form_action, request_actor
+from tournament.views.permissions import director_required
+
+ROUND_SERVICES = {
+    "start": (clock.round_clock_start, "Round {number}: clock started."),
+    "pause": (clock.round_clock_pause, "Round {number}: clock paused."),
+    "resume": (clock.round_clock_resume, "Round {number}: clock resumed."),
+    "add": (clock.round_clock_add, "Round {number}: {minutes} minutes added."),
+}
+TABLE_SERVICES = {
+    "pause": (clock.table_clock_pause, "Table {number}: clock paused."),
+    "resume": (clock.table_clock_resume, "Table {number}: clock resumed."),
+    "add": (clock.table_clock_add, "Table {number}: {minutes} minutes added."),
+}
+
+
+def _back(request) -> str:
+    """Back to the page the button was on: the live view or the round's page."""
+    return "director:round_live" if request.POST.get("back") == "live" else "director:round"
+
+
+def _clock_action(request, form, services, record: dict, said_number: int, **to):
+    def run(action, minutes):
+        service, _ = services[action]
+        options = {"minutes": minutes if minutes is not None else 0} if action == "add" else {}
+        return service(**record, actor=request_actor(request), **options)
+
+    def done(_result) -> str:
+        return services[form.cleaned_data["action"]][1].format(number=said_number, minutes=form.cleaned_data["minutes"])
+
+    return form_action(
+        request, form, run, done=done, invalid="Choose what to do to the clock.", to=_back(request), **to
+    )
+
+
+@require_POST
+@director_required
+def round_clock(request, slug, number):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    form = ClockForm(request.POST)
+    return _clock_action(request, form, ROUND_SERVICES, {"round": round_}, round_.number, slug=slug, number=number)
+
+
+@require_POST
+@director_required
+def table_clock(request, slug, number, table_number):
+    tournament = selectors.tournament_get(slug)
+    table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
+    form = ClockForm(request.POST, table=True)
+    call = partial(_clock_action, request, form, TABLE_SERVICES, {"table": table}, table.number)
+    return call(slug=slug, number=number)
+
+
+def clock_context(round_, tables: list, rules, *, back: str = "") -> dict:
+    """What the clock's section of the round's page and the live view shows: the round's clock, each table's
+    (set on the table as ``clock_shown``), and where its buttons go back to."""
+    now = timezone.now()
+    for table in tables:
+        table.clock_shown = clock_view(table, rules, now)
+    return {
+        "clock": clock_view(round_, rules, now),
+        "round_minutes": rules.round_minutes,
+        "clock_back": back,
+        "clock_tables": [table for table in tables if table.clock_shown and not table.signed],
+    }

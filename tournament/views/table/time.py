@@ -1,0 +1,34 @@
+"""Time at a table: the scorekeeper ends the round once time is up between hands; staff take a call back."""
+
+from django.views.decorators.http import require_POST
+
+from tournament.forms.clock import TimeCallForm
+from tournament.services import sheets
+from tournament.views.common import refusal_say, request_actor, service_run
+from tournament.views.table.page import TablePage, back_to_sheet
+
+
+def _time_post(request, secret, service, done):
+    page = TablePage(request, secret, with_players=False)
+    form = TimeCallForm(request.POST)
+    if not form.is_valid():
+        refusal_say(request, "The sheet's version is missing: reload the page and try again.")
+        return back_to_sheet(page)
+    data = form.cleaned_data
+    service_run(request, lambda: service(table=page.table, actor=request_actor(request), **data), done)
+    return back_to_sheet(page)
+
+
+@require_POST
+def time_call(request, secret):
+    def call(*, reason, **data):
+        return sheets.table_time_call(**data)
+
+    return _time_post(
+        request, secret, call, "Time called after hand {0.hands_played}: both teams sign the sheet.".format
+    )
+
+
+@require_POST
+def time_call_lift(request, secret):
+    return _time_post(request, secret, sheets.table_time_call_lift, "Time called taken back: the sheet is open again.")
