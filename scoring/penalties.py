@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from scoring.errors import ScoringError
 from scoring.rules import RuleSet
 from scoring.table import Pair
-from scoring.words import Term
+from scoring.terms import Term
 
 MAX_RULING_POINTS = 100
 
