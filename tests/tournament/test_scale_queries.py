@@ -142,7 +142,7 @@ def test_importing_an_archive_costs_the_same_at_8_and_64_teams(db):
     field; SQLite alone splits a bulk insert (and the kept times' updates) into batches of 999 values."""
     import json
 
-    from tournament.management.commands.bench_field import field_build
+    from bench.management.commands.bench_field import field_build
     from tournament.services.archive import event_import
 
     counts = []
