@@ -49,21 +49,23 @@ test: $(VENV)/.installed-dev
 	  if [ $$status -eq 5 ]; then echo 'pytest ran no tests' >&2; exit 1; fi; exit $$status
 
 ## make bench: benchmarks (not tests); they print figures and assert nothing
+## The benchmark commands live in bench/, installed only by its settings
+BENCH = $(PY) manage.py --settings bench.settings
 bench: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py bench_scale
-	$(PY) manage.py bench_printing --tables 128
-	$(PY) manage.py bench_logins
-	$(PY) manage.py bench_bulk
-	$(PY) manage.py bench_across
+	$(BENCH) bench_scale
+	$(BENCH) bench_printing --tables 128
+	$(BENCH) bench_logins
+	$(BENCH) bench_bulk
+	$(BENCH) bench_across
 
 ## make bench-load: 256 tables saving hands, alone then with 200 and 500 spectators polling the standings, on SQLite
 ## (the database as the cache) then PostgreSQL with Redis (BENCH_POSTGRES's server, BENCH_REDIS)
 BENCH_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres
 BENCH_REDIS ?= redis://127.0.0.1:6379/0
 bench-load: $(VENV)/.installed
-	$(PY) manage.py bench_load --database sqlite
-	$(PY) manage.py bench_load --database postgres --postgres $(BENCH_POSTGRES) --cache-url $(BENCH_REDIS)
+	$(BENCH) bench_load --database sqlite
+	$(BENCH) bench_load --database postgres --postgres $(BENCH_POSTGRES) --cache-url $(BENCH_REDIS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

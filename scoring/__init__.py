@@ -20,7 +20,7 @@ from scoring.rules import (
     SetScoring,
 )
 from scoring.table import Pair, Seat
-from scoring.words import Term
+from scoring.terms import Term
 
 __all__ = [
     "PRESETS",

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from scoring.errors import ScoringError
-from scoring.words import Term
+from scoring.terms import Term
 
 MAX_LEVEL = 7
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from itertools import groupby, pairwise
 
 from scoring.errors import ScoringError
-from scoring.words import Term
+from scoring.terms import Term
 
 CENT = Decimal("0.01")
 DEFAULT_PAYOUT_PERCENTS = (Decimal(50), Decimal(30), Decimal(20))

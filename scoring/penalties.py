@@ -7,18 +7,67 @@ from dataclasses import dataclass
 from scoring.errors import ScoringError
 from scoring.rules import RuleSet
 from scoring.table import Pair
-from scoring.words import Term
+from scoring.terms import Term
 
 MAX_RULING_POINTS = 100
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """What is entered for a kind of penalty besides the offending team and the hand, and who enters it.
+
+    ``count``: how many times (a renege); ``choice``: the wronged player's choice (a bid out of turn);
+    ``points``: a ruling's points; ``hint``: said beside the kind where it is chosen; ``staff_only``: only
+    the tournament's staff record it (on the round as a whole, with its reason in writing); ``on_form``: chosen
+    on the penalty form (a deal out of turn is recorded with its deal instead).
+    """
+
+    count: bool = False
+    choice: bool = False
+    points: bool = False
+    hint: str = ""
+    staff_only: bool = False
+    on_form: bool = True
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The entries the kind needs beyond its hand and team, by the names the penalty keeps them."""
+        return tuple(name for name in ("count", "choice", "points") if getattr(self, name))
+
+
 class PenaltyKind(Term):
+    """The offences of the rule sheet; what is entered for each is its ``inputs`` (``INPUTS``)."""
+
     RENEGE = "renege", "Renege"
     BID_OUT_OF_TURN = "bid_out_of_turn", "Bid out of turn"
     PLAY_OUT_OF_TURN = "play_out_of_turn", "Play out of turn"
     DEAL_OUT_OF_TURN = "deal_out_of_turn", "Deal out of turn"
     EXPOSED_CARD = "exposed_card", "Exposed card"
     DIRECTOR_RULING = "director_ruling", "Director's ruling"
+
+    @property
+    def inputs(self) -> Inputs:
+        return INPUTS[self]
+
+    @property
+    def choice_label(self) -> str:
+        """The kind as the penalty form offers it, with its hint."""
+        return f"{self.label} ({self.inputs.hint})" if self.inputs.hint else self.label
+
+    @classmethod
+    def on_form(cls, *, staff: bool) -> list[PenaltyKind]:
+        """The kinds the penalty form offers: staff see those only staff record."""
+        return [kind for kind in cls if kind.inputs.on_form and (staff or not kind.inputs.staff_only)]
+
+
+INPUTS = {
+    PenaltyKind.RENEGE: Inputs(count=True, hint="books move before scoring"),
+    PenaltyKind.BID_OUT_OF_TURN: Inputs(choice=True),
+    PenaltyKind.PLAY_OUT_OF_TURN: Inputs(),
+    PenaltyKind.DEAL_OUT_OF_TURN: Inputs(on_form=False),
+    PenaltyKind.EXPOSED_CARD: Inputs(hint="a team's first is a warning"),
+    PenaltyKind.DIRECTOR_RULING: Inputs(points=True, staff_only=True),
+}
 
 
 class BidOutOfTurnChoice(Term):

@@ -9,7 +9,7 @@ from typing import Any
 
 from scoring.bids import MAX_LEVEL, Bid, BidKind
 from scoring.errors import ScoringError
-from scoring.words import Term
+from scoring.terms import Term
 
 BOOKS_PER_DEAL = 13
 

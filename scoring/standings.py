@@ -14,6 +14,22 @@ CRITERIA = {
     "head_to_head": "The team that won their meeting",
 }
 
+# Each criterion as it is named in a list of them ("Rounds won, total points, ..., meeting").
+CRITERIA_SHORT = {**{name: label.split(" (")[0].lower() for name, label in CRITERIA.items()}, "head_to_head": "meeting"}
+
+# The orders a tournament may rank by, each a sequence of criteria.
+ORDERS = (
+    ("rounds_won", "total_points", "point_difference", "head_to_head"),
+    ("total_points", "rounds_won", "point_difference", "head_to_head"),
+    ("rounds_won", "hands_won", "total_points", "head_to_head"),
+    ("rounds_won", "fewest_against", "total_points", "head_to_head"),
+)
+
+
+def order_label(order: Sequence[str]) -> str:
+    """An order of criteria in words: "Rounds won, total points, point difference, meeting"."""
+    return ", ".join(CRITERIA_SHORT[name] for name in order).capitalize()
+
 
 @dataclass(frozen=True)
 class TeamRecord:

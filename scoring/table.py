@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scoring.words import Term
+from scoring.terms import Term
 
 
 class Pair(Term):

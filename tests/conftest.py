@@ -1,5 +1,6 @@
 import datetime
 import os
+import re
 import signal
 import threading
 
@@ -12,6 +13,18 @@ from tournament.services.events import event_create, tournament_create
 from tournament.services.teams import PlayerEntry, team_register
 
 CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis"]
+
+
+def round_published(tournament, method: str = "manual", **options):
+    """The tournament's next round drawn (``method`` and the draw's ``options``) and published."""
+    from tournament.services.draws import round_draw, round_publish
+
+    return round_publish(round=round_draw(tournament=tournament, method=method, **options))
+
+
+def text_of(response) -> str:
+    """A page's text as a reader sees it: the tags dropped, white space folded."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -129,11 +142,8 @@ def make_teams():
 @pytest.fixture
 def table(tournament, make_teams):
     """Table 1 of a published round 1: team #1 North–South (Player 0a North, 0b South), #2 East–West."""
-    from tournament.services.draws import round_draw, round_publish
-
     make_teams(tournament, 2)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
-    return round_.tables.get(number=1)
+    return round_published(tournament).tables.get(number=1)
 
 
 @pytest.fixture

@@ -92,7 +92,22 @@ class TeamListing(tables.Table):
         return "yes" if value else "no"
 
 
-class StandingsListing(tables.Table):
+class TeamsRanked(tables.Table):
+    """A tournament's teams in order, each linked to its team page unless ``link_teams`` is false."""
+
+    def __init__(self, data, *, tournament, link_teams=True, **kwargs):
+        super().__init__(data, **kwargs)
+        self.tournament = tournament
+        self.link_teams = link_teams
+
+    @classmethod
+    def orders(cls) -> set[str]:
+        """The values of ?sort= the page understands (a column's name, or with "-" before it for descending)."""
+        names = [name for name, column in cls.base_columns.items() if column.orderable is not False]
+        return {*names, *(f"-{name}" for name in names)}
+
+
+class StandingsListing(TeamsRanked):
     """The standings: sortable on the page, exportable as CSV and XLSX."""
 
     place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
@@ -122,17 +137,6 @@ class StandingsListing(tables.Table):
             "class": lambda record: "withdrawn" if record.team.withdrawn else "",
             "id": lambda record: f"team-{record.team.number}",
         }
-
-    def __init__(self, data, *, tournament, link_teams=True, **kwargs):
-        super().__init__(data, **kwargs)
-        self.tournament = tournament
-        self.link_teams = link_teams
-
-    @classmethod
-    def orders(cls) -> set[str]:
-        """The values of ?sort= the page understands (a column's name, or with "-" before it for descending)."""
-        names = [name for name, column in cls.base_columns.items() if column.orderable is not False]
-        return {*names, *(f"-{name}" for name in names)}
 
     def public_rows(self, team_url: str) -> str:
         """The rows of the public standings as HTML, in the listing's order: the same cells as the listing
@@ -172,7 +176,7 @@ class StandingsListing(tables.Table):
         return value
 
 
-class PlacingListing(tables.Table):
+class PlacingListing(TeamsRanked):
     """The final placings of the whole field: on the standings page, exportable as CSV and XLSX."""
 
     place = tables.Column(accessor="label", verbose_name="Place", orderable=False)
@@ -187,17 +191,6 @@ class PlacingListing(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table placings"}
-
-    def __init__(self, data, *, tournament, link_teams=True, **kwargs):
-        super().__init__(data, **kwargs)
-        self.tournament = tournament
-        self.link_teams = link_teams
-
-    @classmethod
-    def orders(cls) -> set[str]:
-        """The values of ?sort= the page understands (a column's name, or with "-" before it for descending)."""
-        names = [name for name, column in cls.base_columns.items() if column.orderable is not False]
-        return {*names, *(f"-{name}" for name in names)}
 
     def render_team(self, record, value):
         if not self.link_teams:

@@ -3,8 +3,8 @@ marked, and on the projector the whole 16-seed tree on one screen."""
 
 import pytest
 
+from tests.conftest import round_published
 from tournament.models import PlayoffMatch
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.playoffs import playoff_publish, playoff_seed
 
 
@@ -13,7 +13,7 @@ def sixteen(transactional_db, tournament, make_teams, sheet):
     tournament.qualifying_rounds = 1
     tournament.save()
     make_teams(tournament, 32)
-    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+    for table in round_published(tournament).tables.all():
         sheet.play(table, "NS")
     playoff_seed(tournament=tournament, teams=16, third_place=True)
     playoff_publish(tournament=tournament)

@@ -9,9 +9,9 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_scorekeeping import tap, tap_bid
+from tests.conftest import round_published
 from tournament.models import PlayoffMatch, Tournament
 from tournament.services import sheets
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.teams import PlayerEntry, team_register
 
@@ -29,7 +29,7 @@ window.addEventListener("pointerdown", function () {
 def fresh_table(transactional_db, tournament, make_teams):
     """Table 1 of round 1 as its phone first opens it: no first dealer named yet."""
     make_teams(tournament, 2)
-    return round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    return round_published(tournament).tables.get()
 
 
 def fully_in_view(page, selector) -> bool:
@@ -187,7 +187,7 @@ def long_named_field(transactional_db, tournament, sheet):
         players = [PlayerEntry(f"Player {number}a", "Detroit"), PlayerEntry(f"Player {number}b", "Detroit")]
         name = LONG_NAMES[number % len(LONG_NAMES)] if number % 2 == 0 else ""
         team_register(tournament=tournament, players=players, name=name, checked_in=True)
-    for table in round_publish(round=round_draw(tournament=tournament, method="random", seed=3)).tables.all():
+    for table in round_published(tournament, method="random", seed=3).tables.all():
         sheet.play(table, "NS")
     return tournament
 
@@ -229,7 +229,7 @@ def test_every_public_tab_is_seen_on_a_phone_without_scrolling_sideways(phone, t
     for number in range(4):
         team_register(tournament=tournament, players=[PlayerEntry(f"P{number}a"), PlayerEntry(f"P{number}b")])
     tournament.teams.update(checked_in=True)
-    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+    for table in round_published(tournament).tables.all():
         sheet.play(table, "NS")
     playoff_seed(tournament=tournament, teams=2)
     playoff_publish(tournament=tournament)

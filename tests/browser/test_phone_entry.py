@@ -5,9 +5,9 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_scorekeeping import tap, tap_bid
+from tests.conftest import round_published
 from tournament.models import Hand
 from tournament.services import sheets
-from tournament.services.draws import round_draw, round_publish
 
 COUNT_TAPS = """
 window.addEventListener("pointerdown", function () {
@@ -20,7 +20,7 @@ window.addEventListener("pointerdown", function () {
 def dealt_table(transactional_db, tournament, make_teams):
     """Table 1 of round 1 with North named as the first dealer, as the table does before the first hand."""
     make_teams(tournament, 2)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     return sheets.table_first_dealer_set(table=table, version=0, seat="N")
 
 

@@ -4,15 +4,15 @@ import re
 
 from django.contrib.auth import get_user_model
 
+from tests.conftest import round_published
 from tournament.roles import DIRECTORS, role_groups_ensure
-from tournament.services.draws import round_draw, round_publish
 
 
 def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournament, make_teams, sheet):
     tournament.qualifying_rounds = 1
     tournament.save()
     make_teams(tournament, 4)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    round_1 = round_published(tournament, method="manual", pairs="1 2\n3 4")
     for table in round_1.tables.all():
         sheet.play(table, "NS")
     director = get_user_model().objects.create_user("td", password="a-long-director-password", is_staff=True)

@@ -4,14 +4,14 @@ import re
 
 import pytest
 
-from tournament.services.draws import round_draw, round_publish
+from tests.conftest import round_published
 
 
 @pytest.fixture
 def big_round(transactional_db, tournament, make_teams, sheet):
     """64 teams, round 1 published with a few sheets signed."""
     make_teams(tournament, 64)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="random", seed=4))
+    round_ = round_published(tournament, method="random", seed=4)
     for table in round_.tables.order_by("number")[:6]:
         sheet.play(table)
     return round_

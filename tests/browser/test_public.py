@@ -2,17 +2,17 @@
 
 import re
 
-from tournament.services.draws import round_draw, round_publish
+from tests.conftest import round_published
 
 
 def test_a_player_finds_their_table_and_their_teams_hands(phone, transactional_db, tournament, make_teams, sheet):
     errors = []
     phone.on("pageerror", lambda error: errors.append(str(error)))
     make_teams(tournament, 6)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_1 = round_published(tournament)
     for table, winner in zip(round_1.tables.order_by("number"), ["NS", "EW", "tie"], strict=True):
         sheet.play(table, winner)
-    round_2 = round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    round_2 = round_published(tournament, method="swiss")
     my_table = round_2.seatings.get(team__number=4).table
 
     phone.goto("/")

@@ -5,9 +5,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.browser.conftest import PHONE
+from tests.conftest import round_published
 from tournament.roles import DIRECTORS, role_groups_ensure
 from tournament.services import sheets
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 
 LAPTOP = {"width": 1280, "height": 800}
 
@@ -16,7 +17,7 @@ LAPTOP = {"width": 1280, "height": 800}
 def laptop(browser, live_server, transactional_db, tournament, make_teams):
     """The director logged in on a laptop; round 1 published, table 2 still playing."""
     make_teams(tournament, 4)
-    first = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    first = round_published(tournament)
     sheets.hand_record(table=first.tables.get(number=2), version=0, entry=sheets.HandEntry("N", "N", 3, "high", 9))
     director = get_user_model().objects.create_user("td", password="a-long-director-password", is_staff=True)
     director.groups.add(role_groups_ensure()[DIRECTORS])

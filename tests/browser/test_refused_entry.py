@@ -10,9 +10,9 @@ from scoring.rules import DealStyle
 from tests.browser import test_phone_entry
 from tests.browser.test_phone_entry import enter_offline, go_offline, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
+from tests.conftest import round_published
 from tournament.models import Hand, Round
 from tournament.services import sheets
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
 
 dealt_table = test_phone_entry.dealt_table
@@ -89,7 +89,7 @@ def test_a_third_deal_is_refused_and_saved_once_marked_out_of_turn(phone, dealt_
 def kitty_table(transactional_db, tournament, make_teams):
     tournament_rules_set(tournament=tournament, rules=dataclasses.replace(tournament.rules, deal=DealStyle.KITTY))
     make_teams(tournament, 2)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     return sheets.table_first_dealer_set(table=table, version=0, seat="N")
 
 

@@ -6,13 +6,13 @@ import pytest
 
 import scoring
 from scoring import Bid, Deal, Penalty, PenaltyKind, Seat
-from tournament.services.draws import round_draw, round_publish
+from tests.conftest import round_published
 
 
 @pytest.fixture
 def live_table(transactional_db, tournament, make_teams):
     make_teams(tournament, 2)
-    return round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    return round_published(tournament).tables.get()
 
 
 def tap(form, field, label):

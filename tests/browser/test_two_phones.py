@@ -5,14 +5,14 @@ import re
 import pytest
 
 from tests.browser.test_scorekeeping import enter_hand, tap, tap_bid
+from tests.conftest import round_published
 from tournament.models import LogEntry, Tournament
-from tournament.services.draws import round_draw, round_publish
 
 
 @pytest.fixture
 def table_of_two(transactional_db, tournament, make_teams):
     make_teams(tournament, 2)
-    return round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    return round_published(tournament).tables.get()
 
 
 def open_team_page(phone, team):

@@ -9,9 +9,9 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_phone_entry import enter_offline, four_taps
+from tests.conftest import round_published
 from tournament.models import Hand
 from tournament.services import sheets
-from tournament.services.draws import round_draw, round_publish
 
 KEPT = "url => caches.open('bidwhist-sheets').then(cache => cache.match(url)).then(Boolean)"
 
@@ -48,7 +48,7 @@ def wait_until(condition, what):
 def venue_table(transactional_db, tournament, make_teams):
     """Table 1 of round 1, North named as the first dealer."""
     make_teams(tournament, 2)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     return sheets.table_first_dealer_set(table=table, version=0, seat="N")
 
 
@@ -90,7 +90,7 @@ def test_a_round_on_the_venue_server_through_a_network_cut_right_after_the_link_
 @pytest.fixture
 def two_tables(transactional_db, tournament, make_teams):
     make_teams(tournament, 4)
-    return list(round_publish(round=round_draw(tournament=tournament, method="manual")).tables.order_by("number"))
+    return list(round_published(tournament).tables.order_by("number"))
 
 
 def test_a_sheet_signed_on_another_device_leaves_the_phone_when_it_next_opens_a_table(venue_phone, two_tables, sheet):
@@ -106,7 +106,7 @@ def test_a_sheet_signed_on_another_device_leaves_the_phone_when_it_next_opens_a_
 @pytest.fixture
 def playing_round(transactional_db, tournament, make_teams, sheet):
     make_teams(tournament, 24)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="random", seed=3))
+    round_ = round_published(tournament, method="random", seed=3)
     sheet.play(round_.tables.order_by("number").first())
     return round_
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.standings import Meeting, TeamRecord, rank
+from scoring.standings import CRITERIA, ORDERS, Meeting, TeamRecord, order_label, rank
 
 DEFAULT = ["rounds_won", "total_points", "point_difference", "head_to_head"]
 
@@ -94,3 +94,8 @@ def test_every_team_is_placed_once_and_places_never_go_backwards(field):
     assert [p.place for p in placed] == sorted(p.place for p in placed)
     for earlier, later in itertools.pairwise(placed):
         assert earlier.record.rounds_won >= later.record.rounds_won
+
+
+def test_each_standings_order_is_named_by_its_criteria():
+    assert all(name in CRITERIA for order in ORDERS for name in order)
+    assert order_label(ORDERS[3]) == "Rounds won, fewest points against, total points, meeting"

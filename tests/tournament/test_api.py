@@ -9,9 +9,10 @@ from django.db import connection
 from django.templatetags.static import static
 from django.test.utils import CaptureQueriesContext
 
+from tests.conftest import round_published
 from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
 from tests.tournament.test_prize_giving import finished  # noqa: F401 (fixture)
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post
 
 API = "/api/v1"
@@ -109,7 +110,7 @@ def test_each_endpoint_costs_the_same_queries_for_any_field(client, event, make_
     for size in (4, 24):
         tournament = tournament_create(event=event, name=f"Field of {size}")
         make_teams(tournament, size, start=size * 10)
-        round_ = round_publish(round=round_draw(tournament=tournament, method="random", seed=2))
+        round_ = round_published(tournament, method="random", seed=2)
         for table in round_.tables.all():
             sheet.play(table)
         with CaptureQueriesContext(connection) as queries:

@@ -6,10 +6,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import Event, Hand, Table
 from tournament.services.archive import event_export, event_import
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post, tournament_create
 from tournament.services.sheets import HandEntry, hand_update
 from tournament.services.teams import PlayerEntry, team_register
@@ -19,7 +20,7 @@ from tournament.services.teams import PlayerEntry, team_register
 def full_event(event, tournament, make_teams, sheet, director):
     """An event with everything the archive must carry."""
     make_teams(tournament, 5)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="random", seed=4))
+    round_1 = round_published(tournament, method="random", seed=4)
     first, second = round_1.tables.order_by("number")
     sheet.hand(first, "N", "E", 3, "low", 10)
     sheet.redeal(first, "E", reason="bid_out_of_turn", team="NS")

@@ -7,6 +7,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
+from tests.conftest import round_published, text_of
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round
 from tournament.services.draws import (
@@ -20,14 +21,10 @@ from tournament.services.draws import (
 )
 
 
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
-
-
 @pytest.fixture
 def first_round(tournament, make_teams):
     make_teams(tournament, 8)
-    return round_publish(round=round_draw(tournament=tournament, method="manual"))
+    return round_published(tournament)
 
 
 def test_the_next_round_waits_for_every_sheet_of_the_last(tournament, first_round, sheet):
@@ -147,7 +144,7 @@ def test_the_tournament_page_offers_the_next_step(director_client, tournament, m
     )
     sheet.play(draft.tables.get(number=2))
     assert next_step(director_client, tournament) == "Round 1 is complete. Draw round 2 of 2."
-    second = round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    second = round_published(tournament, method="swiss")
     for table in second.tables.all():
         sheet.play(table)
     assert next_step(director_client, tournament).startswith("Every qualifying sheet is signed: close round 1")

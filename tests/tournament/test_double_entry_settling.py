@@ -1,19 +1,13 @@
 """Blind double entry settled by staff: when the teams' entries differ the director sees both, on the live view
 and on the table's page, and records the one that stands with a reason, kept in the sheet's history."""
 
-import re
-
 import pytest
 from django.urls import reverse
 
+from tests.conftest import round_published, text_of
 from tournament.models import LogEntry, Tournament
 from tournament.services import sheets
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.sheets import HandEntry
-
-
-def text_of(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 @pytest.fixture
@@ -21,7 +15,7 @@ def differing(tournament, make_teams, sheet):
     """Table 1 in blind double entry, its teams' entries of hand 1 differing by a book."""
     Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.DOUBLE)
     make_teams(tournament, 2)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     for pair, books in (("NS", 9), ("EW", 8)):
         code = table.seatings.get(pair=pair).team.code
         entry = HandEntry("N", "N", 3, "high", books, "spades")

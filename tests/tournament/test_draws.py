@@ -1,6 +1,7 @@
 import pytest
 from django.db import IntegrityError, transaction
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import Round, Seating, Tournament
 from tournament.services.draws import (
@@ -161,7 +162,7 @@ def test_a_late_team_is_placed_into_the_draft(tournament, make_teams):
 
 def test_publish_fixes_the_draw_and_starts_the_tournament(tournament, make_teams):
     teams = make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     tournament.refresh_from_db()
     assert round_.status == Round.Status.PUBLISHED and round_.published_at is not None
     assert tournament.status == Tournament.Status.RUNNING
@@ -198,7 +199,7 @@ def test_no_round_beyond_the_qualifying_rounds(tournament, make_teams):
 
 def test_withdrawing_after_the_draw_keeps_what_was_drawn(tournament, make_teams):
     teams = make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     team_desk_update(team=teams[0], withdrawn=True)
     assert layout(round_) == ([(1, 2), (3, 4)], None)
     next_round = round_draw(tournament=tournament, method="manual", pairs="2 3\n4", override_unsigned=True)
@@ -240,7 +241,7 @@ def test_a_round_closes_once_every_sheet_is_signed(tournament, make_teams, sheet
     from tournament.services.draws import round_close
 
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     first, second = round_.tables.order_by("number")
     sheet.play(first, "NS")
     with pytest.raises(ServiceError, match="table 2 has not signed"):

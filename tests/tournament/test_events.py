@@ -4,9 +4,10 @@ import pytest
 from django.db import IntegrityError
 
 from scoring import RuleSet
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import Tournament
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.events import (
     event_create,
     event_update,
@@ -76,7 +77,7 @@ def test_rules_can_be_changed_until_a_round_is_published(tournament, make_teams)
     tournament.refresh_from_db()
     assert tournament.rules.min_bid == 2
     make_teams(tournament, 4)
-    round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
+    round_published(tournament, method="random", seed=1)
     with pytest.raises(ServiceError, match="cannot change once a round is published"):
         tournament_rules_set(tournament=tournament, rules=RuleSet(min_bid=3))
     tournament.refresh_from_db()
@@ -85,7 +86,7 @@ def test_rules_can_be_changed_until_a_round_is_published(tournament, make_teams)
 
 def test_qualifying_rounds_cannot_drop_below_the_rounds_drawn(tournament, make_teams):
     make_teams(tournament, 4)
-    round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
+    round_published(tournament, method="random", seed=1)
     round_draw(tournament=tournament, method="random", seed=2, override_unsigned=True)
     with pytest.raises(ServiceError) as refused:
         tournament_update(tournament=tournament, name="Main Event", qualifying_rounds=1, paper_size="a4")

@@ -7,8 +7,8 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.models import Table, Team, Tournament
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.recompute import table_recompute
 
 NASTY = [
@@ -35,7 +35,7 @@ NASTY = [
 def field(tournament, make_teams, sheet, director):
     """Four teams; round 1 published: table 1 has two hands (one with a penalty), table 2 is complete."""
     make_teams(tournament, 4)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_1 = round_published(tournament)
     busy, done = round_1.tables.order_by("number")
     sheet.hand(busy, "N", "N", 3, "high", 9)
     sheet.hand(busy, "E", "E", 2, "low", 8)
@@ -377,7 +377,7 @@ def test_numbers_are_bounded_to_what_both_databases_store(director_client, tourn
     with pytest.raises(ServiceError, match="Team numbers are 1 to 9999"):
         team_register(tournament=tournament, players=[PlayerEntry("A"), PlayerEntry("B")], number=10**23)
     make_teams(tournament, 2)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     with pytest.raises(ServiceError, match="at most 100 points") as refused:
         penalty_add(table=table, version=0, kind="director_ruling", team="NS", points=10**9, reason="x", user=director)
     assert refused.value.field == "points"

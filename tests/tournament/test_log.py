@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.models import LogEntry
 from tournament.services.draws import draw_teams_swap, round_draw, round_publish
 from tournament.services.events import announcement_post, tournament_rules_set
@@ -84,10 +85,10 @@ def test_the_pages_log_the_staff_member_who_acted(director_client, director, tou
 @pytest.fixture
 def played(director, tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    round_1 = round_published(tournament, method="manual", pairs="1 2\n3 4")
     for table in round_1.tables.all():
         sheet.play(table, "NS")
-    round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 3\n2 4"))
+    round_published(tournament, method="manual", pairs="1 3\n2 4")
     return tournament
 
 
@@ -108,7 +109,7 @@ def test_the_log_page_shows_a_round_or_a_team(director_client, played):
 
 def test_the_log_names_a_playoff_match_by_its_stage(director_client, tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+    for table in round_published(tournament).tables.all():
         sheet.play(table, "NS")
     playoff_seed(tournament=tournament, teams=4)
     playoff_publish(tournament=tournament)

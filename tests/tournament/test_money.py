@@ -4,11 +4,11 @@ from decimal import Decimal
 
 import pytest
 
+from tests.conftest import round_published
 from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Throttle
 from tournament.selectors.money import desk_money, payout_sheet
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.money import (
     money_settings_set,
     payment_record,
@@ -229,7 +229,7 @@ def test_three_teams_sharing_two_paid_places(tournament, make_teams, sheet):
     teams = make_teams(tournament, 6)
     for team in teams:
         payment_record(team=team, amount="50")
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4\n5 6"))
+    round_ = round_published(tournament, method="manual", pairs="1 2\n3 4\n5 6")
     assert not payout_sheet(tournament).final
     for table in round_.tables.order_by("number"):
         sheet.play(table, "NS")

@@ -10,12 +10,12 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tests.tournament.test_archive_schema import export_text
 from tests.tournament.test_playoffs import play
 from tournament.models import Event, Payout
 from tournament.selectors.money import payout_sheet
 from tournament.selectors.placings import tournament_placings
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.money import money_settings_set, payment_record, refund_record
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.teams import team_desk_update
@@ -68,7 +68,7 @@ def day(tournament, make_teams, sheet, director):
             team_desk_update(team=team, side_pot=True, actor=desk)
             payment_record(team=team, amount="10", pot="side_pot", actor=desk)
     pairs = "\n".join(f"{n} {n + 1}" for n in range(1, 17, 2))
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs=pairs))
+    round_ = round_published(tournament, method="manual", pairs=pairs)
     for table in round_.tables.order_by("number"):
         sheet.play(table, "NS")
     team_desk_update(team=teams[15], withdrawn=True, actor=desk)

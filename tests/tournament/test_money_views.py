@@ -3,12 +3,12 @@ on the winning teams' phones; money never on a public page, the projector or the
 
 import csv
 import io
-import re
 from decimal import Decimal
 
 import pytest
 from django.urls import reverse
 
+from tests.conftest import text_of
 from tests.tournament.test_money import finished, settings  # noqa: F401 (fixture)
 from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.models import LogEntry, Payment, Payout
@@ -16,10 +16,6 @@ from tournament.services.money import payment_record
 from tournament.services.teams import team_desk_update
 
 D = Decimal
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def money_pages(tournament):

@@ -8,14 +8,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tournament.services.draws import round_draw, round_publish
+from tests.conftest import round_published
 from tournament.services.sheets import HandEntry, hand_update
 
 
 @pytest.fixture
 def playing(tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     first, second = round_.tables.order_by("number")
     sheet.play(first, "NS")
     return tournament, second

@@ -9,9 +9,9 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Person, PersonRating, Player
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import event_create, tournament_create
 from tournament.services.persons import person_update, persons_merge, player_link, player_unlink
 from tournament.services.ratings import ratings_recompute
@@ -103,7 +103,7 @@ def test_merging_two_people_of_one_tournament_is_refused(two_events):
 
 def test_merging_two_people_who_played_each_other_is_refused(two_events):
     spring, spring_main, _, _ = two_events
-    round_publish(round=round_draw(tournament=spring_main, method="manual"))
+    round_published(spring_main)
     ann = player_link(player=_player(spring, "Ann Lee"))
     cy = player_link(player=_player(spring, "Cy Hart"))
     with pytest.raises(ServiceError, match=r"played each other .*round 1, table 1"):
@@ -122,7 +122,7 @@ def test_hiding_and_renaming_a_person(two_events):
 
 
 def _played(sheet, tournament, winner="NS"):
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     for table in round_.tables.all():
         sheet.play(table, winner)
 

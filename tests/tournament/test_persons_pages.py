@@ -2,7 +2,6 @@
 
 import datetime
 import io
-import re
 
 import pytest
 from django.db import connection
@@ -10,15 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests.conftest import text_of
 from tournament.models import LogEntry, Person, Player, Team
 from tournament.services.events import event_create, tournament_create
 from tournament.services.persons import person_update, player_link
 from tournament.services.ratings import ratings_recompute
 from tournament.services.series import series_create, series_tournament_add
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def queries(call) -> int:

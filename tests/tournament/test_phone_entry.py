@@ -11,16 +11,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.conftest import round_published, text_of
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Round
 from tournament.selectors import card_sitting
 from tournament.services import sheets
 from tournament.services.cards import table_cards_issue
 from tournament.services.draws import round_draw, round_publish
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def entry(dealer="N", bidder="N", level=3, kind="high", books=9, **more):
@@ -63,7 +60,7 @@ def test_an_entry_sent_again_after_the_sheet_moved_on_is_still_recognised(table,
 
 def test_entry_ids_are_per_table(tournament, make_teams):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     one, two = round_.tables.order_by("number")
     sheets.hand_record(table=one, version=0, entry=entry(), entry_id="same")
     sheets.hand_record(table=two, version=0, entry=entry(), entry_id="same")
@@ -197,7 +194,7 @@ def test_undo_puts_back_a_penalty_on_its_hand(table, sheet):
 
 def test_a_removal_from_another_table_cannot_be_undone_here(tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     one, two = round_.tables.order_by("number")
     removal = sheets.hand_remove(hand=sheet.hand(one, "N", "N", 3, "high", 9), version=1)
     with pytest.raises(ServiceError, match="no removal to undo"):
@@ -238,7 +235,7 @@ def test_editing_a_hand_keeps_or_drops_its_mark(table, sheet):
 @pytest.fixture
 def two_rounds(tournament, make_teams):
     make_teams(tournament, 4)
-    first = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    first = round_published(tournament)
     return tournament, first
 
 
@@ -289,7 +286,7 @@ def test_the_table_card_page_costs_the_same_queries_in_any_round(client, two_rou
         client.get(address)
     sheet.play(first.tables.get(number=1))
     sheet.play(first.tables.get(number=2))
-    round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 4\n2 3"))
+    round_published(tournament, method="manual", pairs="1 4\n2 3")
     client.get(address)
     with CaptureQueriesContext(connection) as later:
         client.get(address)

@@ -5,9 +5,10 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import PlayoffMatch, Round, Tournament
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.playoffs import playoff_publish, playoff_seed, playoff_seeds_swap, qualifying_problems
 from tournament.services.sheets import HandEntry, hand_update, sheet_dispute
 
@@ -18,7 +19,7 @@ def qualified(tournament, make_teams, sheet):
     tournament.qualifying_rounds = 1
     tournament.save()
     make_teams(tournament, 8)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4\n5 6\n7 8"))
+    round_ = round_published(tournament, method="manual", pairs="1 2\n3 4\n5 6\n7 8")
     for table in round_.tables.order_by("number"):
         sheet.play(table, "NS")
     return tournament
@@ -38,7 +39,7 @@ def play(sheet, tournament, code, winner_side):
 
 def test_unsigned_qualifying_blocks_the_seeding(tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_published(tournament)
     assert qualifying_problems(tournament) == ["Round 1, table 1 is not signed.", "Round 1, table 2 is not signed."]
     with pytest.raises(ServiceError, match="Qualifying is not over"):
         playoff_seed(tournament=tournament, teams=4)

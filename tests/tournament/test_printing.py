@@ -6,8 +6,8 @@ from django.conf import settings
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests.conftest import round_published
 from tournament.printing import local_fetcher, qr_svg, round_sheets_pdf, standings_pdf, table_link
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.sheets import HandEntry, hand_update
 
 BASE = "http://192.168.1.20:8000/"
@@ -20,7 +20,7 @@ def pdf_pages(content: bytes) -> list[str]:
 @pytest.fixture
 def round_with_tables(tournament, make_teams):
     make_teams(tournament, 6)
-    return round_publish(round=round_draw(tournament=tournament, method="manual"))
+    return round_published(tournament)
 
 
 def test_blank_sheets_one_page_per_table_with_teams_players_and_the_link(round_with_tables):

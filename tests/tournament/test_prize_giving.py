@@ -4,21 +4,17 @@ tournament off the staff's list of rounds in play."""
 import csv
 import io
 import json
-import re
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from tests.conftest import text_of
 from tests.tournament.test_playoffs import match, play, qualified  # noqa: F401 (fixture)
 from tournament import selectors
 from tournament.errors import ServiceError
 from tournament.services.archive import event_export, event_import
 from tournament.services.playoffs import playoff_publish, playoff_seed
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 @pytest.fixture

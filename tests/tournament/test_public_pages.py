@@ -6,23 +6,20 @@ from django.templatetags.static import static
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.services.draws import round_draw, round_publish
+from tests.conftest import round_published, text_of
+from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post, tournament_create
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 @pytest.fixture
 def played(tournament, make_teams, sheet):
     """Round 1 signed at both tables, round 2 drawn Swiss and in play at table 1."""
     make_teams(tournament, 4)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_1 = round_published(tournament)
     first, second = round_1.tables.order_by("number")
     sheet.play(first, "NS")
     sheet.play(second, "EW")
-    round_2 = round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    round_2 = round_published(tournament, method="swiss")
     sheet.hand(round_2.tables.get(number=1), "N", "N", 2, "high", 8)
     return tournament
 
@@ -126,7 +123,7 @@ def test_public_page_query_counts_do_not_grow_with_the_field(client, event, big_
     for size in (8, 512):
         tournament = tournament_create(event=event, name=f"Field of {size}")
         big_field(tournament, size, rounds=2)
-        round_publish(round=round_draw(tournament=tournament, method="swiss"))
+        round_published(tournament, method="swiss")
         args = [tournament.slug, 1] if page == "team" else [tournament.slug]
         counts.append(count_queries(client, reverse(f"public:{page}", args=args)))
     assert counts[0] == counts[1], counts

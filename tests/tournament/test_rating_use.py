@@ -3,10 +3,11 @@
 import pytest
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import Person, PersonRating, Player
 from tournament.selectors.standings import tournament_standings
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.persons import player_link
 from tournament.services.ratings import tournament_rating_tie_break
 
@@ -38,7 +39,7 @@ def test_seeding_by_rating_is_for_round_one_swiss(tournament, make_teams):
     _rate("Player 0a", 1600)
     with pytest.raises(ServiceError, match="round 1, drawn Swiss"):
         round_draw(tournament=tournament, method="random", by_rating=True)
-    round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
+    round_published(tournament, method="random", seed=1)
     with pytest.raises(ServiceError, match="round 1, drawn Swiss"):
         round_draw(tournament=tournament, method="swiss", by_rating=True, override_unsigned=True)
 

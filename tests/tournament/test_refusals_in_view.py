@@ -12,11 +12,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.series import SERIES_POINTS_DEFAULT
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import Payout, Pot, Table, Tournament
 from tournament.services import persons, sheets
 from tournament.services import series as series_services
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create
 
 # Views a person never posts to (pages, files, fragments) or that no service can refuse.
@@ -39,7 +39,7 @@ def text_of(content: str) -> str:
 def field(tournament, make_teams, sheet):
     """Four teams; round 1 published: table 1 has two hands, table 2 is complete and not signed."""
     make_teams(tournament, 4)
-    round_1 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_1 = round_published(tournament)
     busy, done = round_1.tables.order_by("number")
     sheet.hand(busy, "N", "N", 3, "high", 9)
     sheet.hand(busy, "E", "E", 2, "low", 8)

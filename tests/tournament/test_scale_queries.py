@@ -8,8 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.services.archive import event_export
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.events import event_create, tournament_create
 from tournament.services.playoffs import playoff_publish, playoff_seed
 
@@ -91,7 +92,7 @@ def test_saving_a_hand_costs_the_same_at_8_and_512_teams(client, event, big_fiel
     """A phone's queued hand: the table and its seats are read, the one table rescored, nothing else."""
     counts = []
     for _, tournament in fields(event, big_field, (8, 512)):
-        table = round_publish(round=round_draw(tournament=tournament, method="swiss")).tables.order_by("number").last()
+        table = round_published(tournament, method="swiss").tables.order_by("number").last()
         address = reverse("table_hand_sync", args=[table.secret])
         for number, dealer in enumerate("NE", start=1):
             data = {"hand-version": number - 1, "hand-dealer": dealer, "hand-bidder": "N", "hand-bid": "3:high"}
@@ -141,7 +142,7 @@ def test_importing_an_archive_costs_the_same_at_8_and_64_teams(db):
     field; SQLite alone splits a bulk insert (and the kept times' updates) into batches of 999 values."""
     import json
 
-    from tournament.management.commands.bench_field import field_build
+    from bench.management.commands.bench_field import field_build
     from tournament.services.archive import event_import
 
     counts = []

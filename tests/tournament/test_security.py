@@ -17,6 +17,7 @@ from django.db import connection
 from django.urls import reverse
 from openpyxl import load_workbook
 
+from tests.conftest import round_published
 from tournament.checks import sqlite_location_problem
 from tournament.errors import ServiceError
 from tournament.models import Hand, Round, Table
@@ -278,7 +279,6 @@ def test_a_deletion_in_the_back_office_is_logged_and_refreshes_the_pages(superus
 
 @pytest.fixture
 def formula_team(tournament, make_teams, sheet):
-    from tournament.services.draws import round_draw, round_publish
 
     team_register(
         tournament=tournament,
@@ -287,7 +287,7 @@ def formula_team(tournament, make_teams, sheet):
         checked_in=True,
     )
     make_teams(tournament, 1)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     sheet.play(table, "NS")
     return tournament
 

@@ -6,12 +6,13 @@ from fractions import Fraction
 
 import pytest
 
+from tests.conftest import round_published
 from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import Person, Player
 from tournament.selectors.series import series_standings_of
 from tournament.selectors.statistics import tournament_statistics
-from tournament.services.draws import round_close, round_draw, round_publish
+from tournament.services.draws import round_close
 from tournament.services.events import event_create, tournament_create
 from tournament.services.persons import person_update, player_link
 from tournament.services.playoffs import playoff_publish, playoff_seed
@@ -47,7 +48,7 @@ def fall(db, sheet):
             checked_in=True,
         )
     for pairs, winners in (("1 2\n3 4", ("NS", "NS")), ("1 3\n4 2", ("NS", "NS"))):
-        round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs=pairs))
+        round_ = round_published(tournament, method="manual", pairs=pairs)
         for table, winner in zip(round_.tables.order_by("number"), winners, strict=True):
             sheet.play(table, winner)
         round_close(round=round_)

@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring import RuleSet
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Round, Table
 from tournament.services import sheets
@@ -75,11 +76,10 @@ def test_bad_entries_are_refused_beside_their_field(table, entry, field, message
 
 
 def test_a_bid_below_the_minimum_is_refused(tournament, make_teams):
-    from tournament.services.draws import round_draw, round_publish
 
     tournament_rules_set(tournament=tournament, rules=RuleSet.preset("kitty"))
     make_teams(tournament, 2)
-    table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    table = round_published(tournament).tables.get()
     entry = HandEntry("N", "E", 2, "high", 9, "spades")
     refused(lambda: sheets.hand_record(table=table, version=0, entry=entry), "level", "minimum bid is 3")
     zero = HandEntry("N", "E", 3, "high", 0, "spades")

@@ -6,7 +6,7 @@ import pytest
 from django.db import connection
 from django.db.backends.sqlite3 import base as django_sqlite
 
-from tournament.services.draws import round_draw, round_publish
+from tests.conftest import round_published
 from tournament.services.sheets import HandEntry, StaleSheet, hand_record
 from tournament.sqlite.base import write_lock
 
@@ -78,7 +78,7 @@ def at_once(save, tables) -> list[str]:
 @pytest.fixture
 def tables(transactional_db, sqlite_file, tournament, make_teams):
     make_teams(tournament, 2 * PHONES)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     return list(round_.tables.order_by("number"))
 
 

@@ -3,9 +3,10 @@ import json
 
 from django.core.management import call_command
 
+from tests.conftest import round_published
 from tournament.models import Round
 from tournament.selectors.standings import tournament_standings
-from tournament.services.draws import round_draw, round_publish
+from tournament.services.draws import round_draw
 from tournament.services.sheets import HandEntry
 
 
@@ -15,7 +16,7 @@ def by_number(rows):
 
 def play_round(tournament, results, sheet, *, method="manual", pairs="", sign=True):
     """Draw and publish a round, then play each table with the given winner ("NS", "EW" or "tie")."""
-    round_ = round_publish(round=round_draw(tournament=tournament, method=method, pairs=pairs))
+    round_ = round_published(tournament, method=method, pairs=pairs)
     for table, winner in zip(round_.tables.order_by("number"), results, strict=False):
         sheet.play(table, winner, sign=sign)
     return round_
@@ -47,7 +48,7 @@ def test_a_full_standings_table_with_a_tie_a_bye_and_shared_places(tournament, m
 
 def test_the_bye_waits_until_every_table_of_its_round_is_signed(tournament, make_teams, sheet):
     make_teams(tournament, 3)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3"))
+    round_ = round_published(tournament, method="manual", pairs="1 2\n3")
     assert by_number(tournament_standings(tournament))[3].record.rounds_played == 0
     sheet.play(round_.tables.get(), "EW")
     assert by_number(tournament_standings(tournament))[3].record.wins == 1
@@ -55,7 +56,7 @@ def test_the_bye_waits_until_every_table_of_its_round_is_signed(tournament, make
 
 def test_hands_won_and_bostons(tournament, make_teams, sheet):
     make_teams(tournament, 2)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     table = round_.tables.get()
     for dealer, bidder, books in (("N", "N", 13), ("E", "E", 9), ("S", "N", 8), ("W", "W", 5)):
         sheet.hand(table, dealer, bidder, 2, "high", books)
@@ -78,7 +79,7 @@ def test_a_level_group_that_did_not_all_meet_shares_the_place(tournament, make_t
 
 def test_the_chosen_order_ranks_total_points_first(tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     close, easy = round_.tables.order_by("number")
     for dealer, bidder, level in (("N", "N", 1), ("E", "E", 4), ("S", "N", 6), ("W", "E", 4)):
         sheet.hand(close, dealer, bidder, level, "high", 6 + level)  # team 1 loses 7–8 to team 2
@@ -145,7 +146,7 @@ def test_every_hand_exports_as_csv(client, scorekeeper, director, tournament, ma
     from django.urls import reverse
 
     make_teams(tournament, 2)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     table = round_.tables.get()
     sheet.hand(table, "N", "E", 3, "low", 10)
     sheet.redeal(table, "E")

@@ -6,7 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.tournament.test_team_page import open_team, text_of
+from tests.conftest import round_published, text_of
+from tests.tournament.test_team_page import open_team
 from tournament.services.draws import round_draw, round_publish
 
 
@@ -19,7 +20,7 @@ def next_step(client, tournament):
 def overridden(tournament, make_teams, sheet):
     """Round 1: table 1 signed, table 2 (teams #3 and #4) still playing; round 2 published over it."""
     teams = make_teams(tournament, 4)
-    first = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    first = round_published(tournament, method="manual", pairs="1 2\n3 4")
     sheet.play(first.tables.get(number=1), "NS")
     sheet.hand(first.tables.get(number=2), "N", "N", 3, "high", 9)
     draft = round_draw(tournament=tournament, method="manual", pairs="3 1\n4 2", override_unsigned=True)

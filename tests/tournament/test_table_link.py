@@ -2,6 +2,7 @@ import re
 
 from django.urls import reverse
 
+from tests.conftest import round_published
 from tournament.services.draws import round_draw, round_publish
 
 
@@ -21,7 +22,7 @@ def test_a_draft_tables_link_does_not_work_until_published(client, tournament, m
 
 def test_a_wrong_secret_is_plainly_not_found(client, tournament, make_teams):
     make_teams(tournament, 4)
-    round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_published(tournament)
     assert client.get(reverse("table", args=["not-a-real-secret"])).status_code == 404
 
 

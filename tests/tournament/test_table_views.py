@@ -6,12 +6,9 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.conftest import round_published, text_of
 from tournament.models import Hand, Penalty
 from tournament.services.draws import round_draw, round_publish
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def hand_post(version, confirm=True, **overrides):
@@ -129,7 +126,7 @@ def test_a_wrong_secret_is_not_found_on_every_page(client, table):
 
 def test_a_link_cannot_reach_another_tables_hands_or_penalties(client, tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     mine, other = round_.tables.get(number=1), round_.tables.get(number=2)
     hand = sheet.hand(other, "N", "N", 3, "high", 9)
     penalty = sheet.penalty(other, kind="play_out_of_turn", team="NS", hand=hand)
@@ -142,7 +139,7 @@ def test_a_link_cannot_reach_another_tables_hands_or_penalties(client, tournamen
 
 def test_another_rounds_table_is_its_own_link(client, tournament, make_teams, sheet):
     make_teams(tournament, 2)
-    first = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
+    first = round_published(tournament).tables.get()
     second = round_publish(
         round=round_draw(tournament=tournament, method="manual", override_unsigned=True), override_unsigned=True
     ).tables.get()
@@ -246,7 +243,7 @@ def test_signing_through_the_page(client, table, sheet):
 
 def test_the_table_page_costs_the_same_queries_however_many_hands(client, tournament, make_teams, sheet):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    round_ = round_published(tournament)
     short, full = round_.tables.get(number=1), round_.tables.get(number=2)
     sheet.hand(short, "N", "N", 3, "high", 9)
     sheet.hand(full, "N", "N", 3, "high", 9)

@@ -8,11 +8,11 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Throttle, Tournament
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.services import sheets, throttle
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.log import Actor
 from tournament.services.sheets import HandEntry, Submitted, WrongCode
 from tournament.services.teams import team_code_open, team_code_renew, team_desk_update
@@ -36,7 +36,7 @@ def sign(sheet, table, pair, code, **kwargs):
 @pytest.fixture
 def two_tables(tournament, make_teams):
     make_teams(tournament, 4)
-    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    round_ = round_published(tournament, method="manual", pairs="1 2\n3 4")
     return list(round_.tables.order_by("number"))
 
 

@@ -1,7 +1,6 @@
 """The team's own page on its phone, the check-in slips, and where codes are never shown."""
 
 import io
-import re
 
 import pytest
 from django.db import connection
@@ -10,13 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests.conftest import round_published, text_of
 from tournament.models import Tournament
-from tournament.services.draws import round_draw, round_publish
 from tournament.services.teams import team_code_renew
-
-
-def text_of(response):
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def open_team(client, team):
@@ -28,7 +23,7 @@ def open_team(client, team):
 @pytest.fixture
 def drawn(tournament, make_teams):
     teams = make_teams(tournament, 4)
-    round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4"))
+    round_published(tournament, method="manual", pairs="1 2\n3 4")
     return teams
 
 
@@ -45,7 +40,7 @@ def test_the_page_follows_the_team_to_its_next_table(client, tournament, drawn, 
     page = open_team(client, drawn[2])
     for table in tournament.rounds.get(number=1).tables.all():
         sheet.play(table, "NS")
-    round_publish(round=round_draw(tournament=tournament, method="manual", pairs="3 1\n4 2"))
+    round_published(tournament, method="manual", pairs="3 1\n4 2")
     html = text_of(client.get(page))
     assert "Round 2 · Table 1" in html and "Against #1" in html
     assert "Round 1: table 2 against #4" in html, "the rounds played so far"
@@ -198,7 +193,7 @@ def test_the_team_page_costs_the_same_queries_however_large_the_field(client, ev
     for size in (4, 40):
         tournament = tournament_create(event=event, name=f"Field of {size}")
         teams = make_teams(tournament, size, start=size * 10)
-        round_ = round_publish(round=round_draw(tournament=tournament, method="manual"))
+        round_ = round_published(tournament)
         sheet.full_round(round_.tables.get(number=1))
         page = open_team(client, teams[0])
         with CaptureQueriesContext(connection) as queries:

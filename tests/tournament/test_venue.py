@@ -15,11 +15,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from tests.conftest import round_published
 from tests.venue import venue_command, venue_ctrl_c, venue_said_until_serving
 from tournament.management.gunicorn import free_port
 from tournament.services import persons
 from tournament.services.cards import table_cards_issue
-from tournament.services.draws import round_draw, round_publish
 
 STAFF_NAMESPACES = ("director", "admin")
 STATIC_IN_PAGE = re.compile(r"""(?:src|href)=["'](/static/[^"']+)["']""")
@@ -56,10 +56,10 @@ def public_and_table_routes(patterns=None, namespace=""):
 def venue_event(transactional_db, tournament, make_teams, sheet):
     """Eight teams: round 1 signed, round 2 published with one sheet signed, one half entered, two untouched."""
     make_teams(tournament, 8)
-    first = round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
+    first = round_published(tournament, method="random", seed=1)
     for table in first.tables.all():
         sheet.play(table)
-    second = round_publish(round=round_draw(tournament=tournament, method="swiss", seed=2))
+    second = round_published(tournament, method="swiss", seed=2)
     tables = list(second.tables.order_by("number"))
     sheet.play(tables[0])
     sheet.hand(tables[1], "N", "N", 3, "high", 9)

@@ -192,14 +192,6 @@ class RedealForm(VersionedForm):
 class PenaltyForm(VersionedForm):
     """The offence first, on big buttons; the page's script then shows only the fields that offence needs."""
 
-    OFFENCE_FIELDS = {
-        PenaltyKind.RENEGE: ("hand", "team", "count"),
-        PenaltyKind.BID_OUT_OF_TURN: ("hand", "team", "choice"),
-        PenaltyKind.PLAY_OUT_OF_TURN: ("hand", "team"),
-        PenaltyKind.EXPOSED_CARD: ("hand", "team"),
-        PenaltyKind.DIRECTOR_RULING: ("hand", "team", "points"),
-    }
-
     kind = forms.ChoiceField(widget=ChoiceButtons, label="Offence")
     hand = forms.TypedChoiceField(coerce=int, required=False, label="In hand", empty_value=None)
     team = forms.ChoiceField(choices=Pair.choices(), widget=ChoiceButtons, label="Team that committed it")
@@ -238,22 +230,19 @@ class PenaltyForm(VersionedForm):
         ]
         if hands:
             self.fields["hand"].initial = hands[-1].sequence
-        kinds = [
-            (PenaltyKind.RENEGE.value, f"{PenaltyKind.RENEGE.label} (books move before scoring)"),
-            (PenaltyKind.BID_OUT_OF_TURN.value, PenaltyKind.BID_OUT_OF_TURN.label),
-            (PenaltyKind.PLAY_OUT_OF_TURN.value, PenaltyKind.PLAY_OUT_OF_TURN.label),
-            (PenaltyKind.EXPOSED_CARD.value, f"{PenaltyKind.EXPOSED_CARD.label} (a team's first is a warning)"),
-        ]
-        if staff:
-            kinds.append((PenaltyKind.DIRECTOR_RULING.value, PenaltyKind.DIRECTOR_RULING.label))
-        self.fields["kind"].choices = kinds
+        self.fields["kind"].choices = [(kind.value, kind.choice_label) for kind in PenaltyKind.on_form(staff=staff)]
         self.fields["reason"].label = "Reason"
         self.fields["reason"].help_text = "Required for a ruling, and for any change once the sheet is signed."
 
     @property
+    def offence_fields(self) -> dict[str, tuple[str, ...]]:
+        """Which fields each offence the form offers needs, as the engine declares them."""
+        return {value: ("hand", "team", *PenaltyKind(value).inputs.fields) for value, _ in self.fields["kind"].choices}
+
+    @property
     def offence_fields_json(self) -> str:
-        """Which fields each offence needs, for the page's script."""
-        return json.dumps({str(kind): list(fields) for kind, fields in self.OFFENCE_FIELDS.items()})
+        """``offence_fields`` for the page's script."""
+        return json.dumps(self.offence_fields)
 
 
 class CodeInput(forms.TextInput):

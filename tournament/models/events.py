@@ -8,6 +8,7 @@ from django.db.models.functions import Lower
 
 from scoring import RuleSet
 from scoring.money import DEFAULT_PAYOUT_PERCENTS, MAX_FEE, SidePotRule, payout_percents_parse, percents_text
+from scoring.standings import ORDERS, order_label
 
 
 class Event(models.Model):
@@ -30,12 +31,8 @@ class Event(models.Model):
         return self.name
 
 
-STANDINGS_ORDERS = [
-    ("rounds_won,total_points,point_difference,head_to_head", "Rounds won, total points, point difference, meeting"),
-    ("total_points,rounds_won,point_difference,head_to_head", "Total points, rounds won, point difference, meeting"),
-    ("rounds_won,hands_won,total_points,head_to_head", "Rounds won, hands won, total points, meeting"),
-    ("rounds_won,fewest_against,total_points,head_to_head", "Rounds won, fewest points against, total points, meeting"),
-]
+# The standings orders a director chooses from, stored as the engine's criteria joined by commas.
+STANDINGS_ORDERS = [(",".join(order), order_label(order)) for order in ORDERS]
 
 
 class Tournament(models.Model):

@@ -43,6 +43,15 @@ def free_slug(model, *candidates: str) -> str:
     return f"{bases[-1]}-{counter}"
 
 
+def _settings_log(actor, action: str, summary: str, *, event=None, tournament=None, before=None, rules=False):
+    """Log an event's or a tournament's settings as they are now (``rules``: with its rule set), and before."""
+    after = _values(event, EVENT_FIELDS) if tournament is None else _values(tournament, TOURNAMENT_FIELDS)
+    if rules:
+        after["rules"] = tournament.rules_data
+    where = {"event": event, "tournament": tournament}
+    log_write(actor=actor_of(actor), action=action, summary=summary, before=before, after=after, **where)
+
+
 def _check_dates(starts_on: datetime.date, ends_on: datetime.date) -> None:
     if ends_on < starts_on:
         raise ServiceError("The event cannot end before it starts.", field="ends_on")
@@ -55,13 +64,7 @@ def event_create(
     _check_dates(starts_on, ends_on)
     slug = free_slug(Event, name, f"{name} {starts_on.year}")
     event = Event.objects.create(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on)
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.EVENT_CREATED,
-        summary=f"Event {name} created",
-        event=event,
-        after=_values(event, EVENT_FIELDS),
-    )
+    _settings_log(actor, LogEntry.Action.EVENT_CREATED, f"Event {name} created", event=event)
     return event
 
 
@@ -79,14 +82,7 @@ def event_update(
     before = _values(event, EVENT_FIELDS)
     event.name, event.venue, event.starts_on, event.ends_on = name, venue, starts_on, ends_on
     event.save(update_fields=["name", "venue", "starts_on", "ends_on"])
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.EVENT_CHANGED,
-        summary=f"Event {name} changed",
-        event=event,
-        before=before,
-        after=_values(event, EVENT_FIELDS),
-    )
+    _settings_log(actor, LogEntry.Action.EVENT_CHANGED, f"Event {name} changed", event=event, before=before)
     return event
 
 
@@ -132,13 +128,8 @@ def tournament_create(
         avoid_same_city_rounds=avoid_same_city_rounds,
         sheet_mode=sheet_mode,
     )
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.TOURNAMENT_CREATED,
-        summary=f"Tournament {name} created from the {preset} rules",
-        tournament=tournament,
-        after={**_values(tournament, TOURNAMENT_FIELDS), "rules": tournament.rules_data},
-    )
+    summary = f"Tournament {name} created from the {preset} rules"
+    _settings_log(actor, LogEntry.Action.TOURNAMENT_CREATED, summary, tournament=tournament, rules=True)
     return tournament
 
 
@@ -178,13 +169,8 @@ def tournament_update(
             )
         tournament.sheet_mode = sheet_mode
     tournament.save()
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.TOURNAMENT_CHANGED,
-        summary=f"Tournament {name} changed",
-        tournament=tournament,
-        before=before,
-        after=_values(tournament, TOURNAMENT_FIELDS),
+    _settings_log(
+        actor, LogEntry.Action.TOURNAMENT_CHANGED, f"Tournament {name} changed", tournament=tournament, before=before
     )
     return tournament
 

@@ -32,18 +32,18 @@ def _name_free(name: str, series: Series | None = None) -> None:
         raise ServiceError(f"There is already a series named {name}.", field="name")
 
 
+def _series_log(actor: Actor | None, summary: str, **details) -> None:
+    """Every change to a series (its name, points table and tournaments) is logged as one action."""
+    log_write(actor=actor_of(actor), action=LogEntry.Action.SERIES_CHANGED, summary=summary, **details)
+
+
 @transaction.atomic
 def series_create(*, name: str, points: dict | None = None, actor: Actor | None = None) -> Series:
     """A new series; ``points`` overrides entries of the default table (champion 6, runner-up 3, ...)."""
     name = _clean_name(name)
     _name_free(name)
     series = Series.objects.create(name=name, slug=free_slug(Series, name), points_data=_points_table(points))
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.SERIES_CHANGED,
-        summary=f"Series {series.name} created",
-        after={"series": series.pk, "points": series.points_data},
-    )
+    _series_log(actor, f"Series {series.name} created", after={"series": series.pk, "points": series.points_data})
     return series
 
 
@@ -61,13 +61,7 @@ def series_update(
     after = {"name": series.name, "points": series.points_data}
     if after != before:
         series.save(update_fields=["name", "points_data"])
-        log_write(
-            actor=actor_of(actor),
-            action=LogEntry.Action.SERIES_CHANGED,
-            summary=f"Series {before['name']} changed",
-            before=before,
-            after=after,
-        )
+        _series_log(actor, f"Series {before['name']} changed", before=before, after=after)
     return series
 
 
@@ -81,11 +75,8 @@ def series_tournament_add(*, series: Series, tournament: Tournament, actor: Acto
             entry = SeriesTournament.objects.create(series=series, tournament=tournament)
     except IntegrityError:
         raise ServiceError(f"{tournament} is already in the series {series}.", field="tournament") from None
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.SERIES_CHANGED,
-        summary=f"{tournament} added to the series {series}",
-        after={"series": series.pk, "tournament": tournament.pk},
+    _series_log(
+        actor, f"{tournament} added to the series {series}", after={"series": series.pk, "tournament": tournament.pk}
     )
     return entry
 
@@ -96,9 +87,8 @@ def series_tournament_remove(*, series: Series, tournament: Tournament, actor: A
     removed, _ = SeriesTournament.objects.filter(series=series, tournament=tournament).delete()
     if not removed:
         raise ServiceError(f"{tournament} is not in the series {series}.", field="tournament")
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.SERIES_CHANGED,
-        summary=f"{tournament} removed from the series {series}",
+    _series_log(
+        actor,
+        f"{tournament} removed from the series {series}",
         before={"series": series.pk, "tournament": tournament.pk},
     )

@@ -37,6 +37,7 @@ from tournament.services.archive.persons import persons_resolve, series_import
 from tournament.services.archive.sheets import (
     TableBuild,
     import_log,
+    model_values,
     refuse,
     set_times,
     set_times_bulk,
@@ -271,17 +272,7 @@ def _import_teams(
     codes = _team_codes(entries, path, as_copy, clashing)
     renewed += [f"{tournament.name} {team}" for team in clashing]
     created = Team.objects.bulk_create(
-        Team(
-            tournament=tournament,
-            number=entry.number,
-            name=entry.name,
-            city=entry.city,
-            fee_paid=entry.fee_paid,
-            side_pot=entry.side_pot,
-            checked_in=entry.checked_in,
-            withdrawn=entry.withdrawn,
-            code=code,
-        )
+        Team(tournament=tournament, code=code, **model_values(entry, Team, leave=("code",)))
         for entry, code in zip(entries, codes, strict=True)
     )
     set_times_bulk(Team, created, [entry.created_at for entry in entries])
@@ -339,18 +330,7 @@ def _import_tournament(
             refuse(f"{path}.rounds[{r_index}].number", f"round {round_entry.number} appears twice")
         numbers.add(round_entry.number)
     rounds = Round.objects.bulk_create(
-        Round(
-            tournament=tournament,
-            number=round_entry.number,
-            kind=round_entry.kind,
-            label=round_entry.label,
-            status=round_entry.status,
-            method=round_entry.method,
-            seed=round_entry.seed,
-            published_at=round_entry.published_at,
-            clock_started_at=round_entry.clock_started_at,
-        )
-        for round_entry in entry.rounds
+        Round(tournament=tournament, **model_values(round_entry, Round)) for round_entry in entry.rounds
     )
     set_times_bulk(Round, rounds, [round_entry.created_at for round_entry in entry.rounds])
     seatings: list[Seating] = []

@@ -27,9 +27,11 @@ def refuse(path: str, message: str):
     raise ServiceError(f"{path}: {message}")
 
 
-def entered_fields(part, model) -> dict:
-    """What the archive holds of what was entered of a record, by the names its model keeps (``ENTRY_FIELDS``)."""
-    return part.model_dump(include=set(model.ENTRY_FIELDS))
+def model_values(part, model, *, leave: tuple[str, ...] = ()) -> dict:
+    """The values of a part of the archive that its model keeps by the same names: its record's own fields
+    but those it links by, ``created_at`` (kept once the record is stored: see ``set_times``) and ``leave``."""
+    names = {field.name for field in model._meta.concrete_fields if not field.is_relation}
+    return part.model_dump(include=names - {"id", "created_at", *leave})
 
 
 def set_times(model, pk: int, **times) -> None:
@@ -140,7 +142,7 @@ class TableBuild:
 def _penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk, build) -> None:
     if hand is None and entry.kind != PenaltyKind.DIRECTOR_RULING:
         refuse(f"{path}.kind", "only a director's ruling applies to the round as a whole")
-    penalty = Penalty(table=table, hand=hand, created_by_id=user_pk(entry.created_by), **entered_fields(entry, Penalty))
+    penalty = Penalty(table=table, hand=hand, created_by_id=user_pk(entry.created_by), **model_values(entry, Penalty))
     build.penalties.append(penalty)
     build.times.append((penalty, "created_at", entry.created_at))
 
@@ -151,18 +153,8 @@ def table_build(round_: Round, entry: schema.TableData, path: str, seat, player,
         secret_check(entry.secret, path)
     if round_.status == Round.Status.DRAFT and (entry.hands or entry.rulings or entry.signatures or entry.locked_at):
         refuse(path, "a table of a draft round has no sheet yet: its round was never published")
-    table = Table(
-        round=round_,
-        number=entry.number,
-        sitting_pair=entry.sitting_pair,
-        secret=new_table_secret() if as_copy else entry.secret,
-        version=entry.version,
-        first_dealer=entry.first_dealer,
-        locked_at=entry.locked_at,
-        disputed_at=entry.disputed_at,
-        time_called_at=entry.time_called_at,
-        dispute_note=entry.dispute_note,
-    )
+    secret = new_table_secret() if as_copy else entry.secret
+    table = Table(round=round_, secret=secret, **model_values(entry, Table, leave=("secret",)))
     tournament = round_.tournament
     changes = log_entries(entry.changes, f"{path}.changes", event=tournament.event, tournament=tournament, table=table)
     build = TableBuild(table, path, playoff_match=entry.playoff_match, changes=changes)
@@ -180,7 +172,7 @@ def table_build(round_: Round, entry: schema.TableData, path: str, seat, player,
             refuse(f"{h_path}.entry_id", f"entry {hand_entry.entry_id!r} appears twice at this table")
         entry_ids.add(hand_entry.entry_id)
         _check_hand(hand_entry, h_path)
-        hand = Hand(table=table, accepted_at=hand_entry.accepted_at, **entered_fields(hand_entry, Hand))
+        hand = Hand(table=table, **model_values(hand_entry, Hand))
         build.hands.append(hand)
         build.times.append((hand, "created_at", hand_entry.created_at))
         for p_index, penalty in enumerate(hand_entry.penalties):
@@ -282,12 +274,6 @@ def _submissions(build: TableBuild, items: list[schema.SubmissionData], path: st
         if (item.pair, item.sequence) in entered:
             refuse(f"{path}[{index}]", f"{item.pair} entered deal {item.sequence} twice")
         entered.add((item.pair, item.sequence))
-        created = HandSubmission(
-            table=build.table,
-            pair=item.pair,
-            sequence=item.sequence,
-            device=item.device,
-            **entered_fields(item, HandSubmission),
-        )
+        created = HandSubmission(table=build.table, **model_values(item, HandSubmission))
         build.submissions.append(created)
         build.times.append((created, "created_at", item.created_at))

@@ -2,6 +2,7 @@
 
 import scoring
 from scoring import PenaltyKind, ScoringError
+from scoring.penalties import Inputs
 from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.sheets.entries import penalty_fields
@@ -21,13 +22,14 @@ def _penalty_snapshot(penalty: Penalty) -> dict:
 
 def _rule(kind: str, team: str, count: int, choice: str, points: int) -> scoring.Penalty:
     """The penalty as the engine reads it; entries that do not belong to the offence are ignored."""
+    inputs = PenaltyKind(kind).inputs if kind in PenaltyKind.values() else Inputs()
     try:
         return scoring.Penalty(
             kind=kind,
             team=team,
-            count=count if kind == PenaltyKind.RENEGE else 1,
-            choice=(choice or None) if kind == PenaltyKind.BID_OUT_OF_TURN else None,
-            points=points if kind == PenaltyKind.DIRECTOR_RULING else 0,
+            count=count if inputs.count else 1,
+            choice=(choice or None) if inputs.choice else None,
+            points=points if inputs.points else 0,
         )
     except ScoringError as error:
         raise ServiceError(str(error), field=error.field) from None
@@ -51,7 +53,7 @@ def penalty_add(
 
     def edit(table: Table, correction: bool) -> Change:
         rule = _rule(kind, team, count, choice, points)
-        if rule.kind is PenaltyKind.DIRECTOR_RULING:
+        if rule.kind.inputs.staff_only:
             if not actor.is_staff:
                 raise ServiceError("Only the tournament director or scorekeeper can make a ruling.", field="kind")
             if not context.reason.strip():
@@ -96,7 +98,7 @@ def penalty_remove(
 
     def edit(table: Table, correction: bool) -> Change:
         stored = Penalty.objects.select_related("hand").get(pk=penalty.pk, table=table)
-        if stored.kind == PenaltyKind.DIRECTOR_RULING and not actor.is_staff:
+        if PenaltyKind(stored.kind).inputs.staff_only and not actor.is_staff:
             raise ServiceError("Only the tournament director or scorekeeper can undo a ruling.")
         if not may_change(actor, stored):
             raise ServiceError("Staff applied this penalty: only the tournament scorekeeper or director can undo it.")

@@ -17,14 +17,6 @@ from tournament.views.common import form_saved, refusal_say, request_actor, run_
 from tournament.views.permissions import director_required, scorekeeper_required
 
 LOG_PAGE_SIZE = 100
-TOURNAMENT_SETTINGS = (
-    "name",
-    "qualifying_rounds",
-    "paper_size",
-    "standings_order",
-    "sheet_mode",
-    "avoid_same_city_rounds",
-)
 
 
 @scorekeeper_required
@@ -101,7 +93,7 @@ def tournament_detail(request, slug):
 @director_required
 def tournament_edit(request, slug):
     tournament = selectors.tournament_get(slug)
-    initial = {name: getattr(tournament, name) for name in TOURNAMENT_SETTINGS}
+    initial = {name: getattr(tournament, name) for name in events.TOURNAMENT_FIELDS}
     form = forms.TournamentForm(request.POST or None, initial=initial)
     update = partial(events.tournament_update, tournament=tournament, actor=request_actor(request))
     if form_saved(request, form, update, "Tournament saved."):

@@ -35,7 +35,7 @@ class Command(BaseCommand):
                 "DEBUG": "false",
                 "SECURE_HTTPS": "false",
                 "ALLOWED_HOSTS": "127.0.0.1",
-                "DJANGO_SETTINGS_MODULE": "tournament.settings",
+                "DJANGO_SETTINGS_MODULE": "bench.settings",
                 "DIRECTOR_PASSWORD": "Bench-Director-Password-1",
             }
             manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]

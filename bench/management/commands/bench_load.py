@@ -100,7 +100,7 @@ class Command(BaseCommand):
             "DEBUG": "false",
             "SECURE_HTTPS": "false",
             "ALLOWED_HOSTS": "127.0.0.1",
-            "DJANGO_SETTINGS_MODULE": "tournament.settings",
+            "DJANGO_SETTINGS_MODULE": "bench.settings",
             "STATIC_ROOT": str(Path(folder) / "static"),
         }
         manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]

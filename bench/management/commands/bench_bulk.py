@@ -5,7 +5,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
-from tournament.management.commands.bench_field import CITIES, field_build
+from bench.management.commands.bench_field import CITIES, field_build
 from tournament.models import Event
 from tournament.services.archive import event_export, event_import
 from tournament.services.events import event_create, tournament_create

@@ -1,0 +1,1 @@
+"""Benchmarks: commands that print figures against the goals of docs/scaling.md and assert nothing."""
