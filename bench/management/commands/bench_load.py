@@ -55,6 +55,7 @@ class Command(BaseCommand):
             "--cache-url", default="", help="CACHE_URL for the run (e.g. redis://127.0.0.1:6379/0); the database's"
         )
         parser.add_argument("--teams", type=int, default=512)
+        parser.add_argument("--port", type=int, help="gunicorn's port (a free one if not given)")
         parser.add_argument("--think", type=float, default=10.0, help="mean seconds between a phone's hands")
         parser.add_argument("--seconds", type=float, default=40.0, help="length of each phase")
         parser.add_argument("--spectators", default="200,500", help="spectators of each phase B")
@@ -66,7 +67,9 @@ class Command(BaseCommand):
             help="seconds between changes to the standings (as a sheet signed somewhere), each one rendered again",
         )
 
-    def handle(self, *args, database, postgres, cache_url, teams, think, seconds, spectators, poll, change, **options):
+    def handle(
+        self, *args, database, postgres, cache_url, teams, port, think, seconds, spectators, poll, change, **options
+    ):
         crowds = [int(n) for n in spectators.split(",") if n.strip()]
         with tempfile.TemporaryDirectory() as folder:
             if database == "sqlite":
@@ -74,7 +77,7 @@ class Command(BaseCommand):
             else:
                 url, drop = self._postgres_database(postgres)
             try:
-                self._run(url, folder, teams, think, seconds, crowds, poll, change, database, cache_url)
+                self._run(url, folder, teams, port, think, seconds, crowds, poll, change, database, cache_url)
             finally:
                 if drop:
                     drop()
@@ -92,7 +95,7 @@ class Command(BaseCommand):
 
         return admin_url.rsplit("/", 1)[0] + f"/{name}", drop
 
-    def _run(self, url, folder, teams, think, seconds, crowds, poll, change, database, cache_url):
+    def _run(self, url, folder, teams, port, think, seconds, crowds, poll, change, database, cache_url):
         env = {
             **os.environ,
             "DATABASE_URL": url,
@@ -128,7 +131,7 @@ class Command(BaseCommand):
         phases = [Phase("A", 0)] + [Phase(f"B{n}", n) for n in crowds]
         acknowledged = {}
         lock = threading.Lock()
-        with gunicorn_serving(env) as port:
+        with gunicorn_serving(env, port=port) as port:
             clock = Clock(phases, seconds)
             # The phases start once every phone has its sheet open (256 pages opened at once are no save).
             ready = threading.Barrier(len(secrets), action=clock.begin)
