@@ -3,8 +3,11 @@ from the suggestions, go out as archives and come back into an empty database wi
 same series and the same standing; older versions still import; bad persons and series refuse the file."""
 
 import copy
+import io
+import json
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
@@ -186,3 +189,28 @@ def test_a_new_series_whose_name_is_taken_here_refuses_the_file(linked):
     with pytest.raises(ServiceError, match=r"^series\[0\]\.name: another series named 'Tournament of Champions'"):
         event_import(data=archive)
     assert not Event.objects.filter(slug=archive["event"]["slug"]).exists()
+
+
+def test_the_import_command_says_who_is_linked_and_who_may_be_a_person(linked, tmp_path):
+    events, _ = linked
+    archive = event_export(events[1])
+    path = tmp_path / "fall.json"
+    path.write_text(json.dumps(archive))
+    events[1].delete()
+    out = io.StringIO()
+    call_command("import_event", str(path), stdout=out)
+    assert "8 of 8 players linked to their persons, as the archive says." in out.getvalue()
+    for key in ("persons", "series"):
+        archive[key] = []
+    for player in archive["players"]:
+        player["person"] = None
+    Event.objects.get(slug=archive["event"]["slug"]).delete()
+    path.write_text(json.dumps(archive))
+    out = io.StringIO()
+    call_command("import_event", str(path), stdout=out)
+    slug = archive["event"]["slug"]
+    # Same name and city as a person: Player 0a, 0b, 4a (Detroit in both events), New Guy and Other Guy.
+    assert (
+        f"5 player(s) of this event may be persons who played before: link them from the event's “Players and "
+        f"persons” page (/manage/events/{slug}/persons/)." in out.getvalue()
+    )

@@ -1,8 +1,10 @@
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
 from tournament.errors import ServiceError
+from tournament.selectors.persons import event_link_rows
 from tournament.services.archive import archive_import, archive_parse
 from tournament.services.log import Actor
 
@@ -39,4 +41,14 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{len(report.new_codes)} teams had a code another team of this database holds, and were given a "
                 f"new one (print their code slips again): {', '.join(report.new_codes)}."
+            )
+        rows = event_link_rows(event)
+        linked = sum(1 for row in rows if row.player.person_id)
+        if linked:
+            self.stdout.write(f"{linked} of {len(rows)} players linked to their persons, as the archive says.")
+        suggested = sum(1 for row in rows if row.suggestions)
+        if suggested:
+            self.stdout.write(
+                f"{suggested} player(s) of this event may be persons who played before: link them from the event's "
+                f"“Players and persons” page ({reverse('director:event_persons', args=[event.slug])})."
             )
