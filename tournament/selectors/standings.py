@@ -27,13 +27,26 @@ class StandingRow:
         return f"{self.record.wins}-{self.record.losses}-{self.record.ties}"
 
 
-def _signed_seatings(tournament: Tournament):
-    return Seating.objects.filter(
+def _signed_seatings(tournament: Tournament, *, forfeits: bool = False):
+    """Seatings at signed qualifying tables: played ones, or (``forfeits``) the forfeits, which are no meeting."""
+    signed = Seating.objects.filter(
         round__tournament=tournament,
         round__kind=Round.Kind.QUALIFYING,
         table__isnull=False,
         table__locked_at__isnull=False,
     )
+    return signed.exclude(table__forfeit="") if forfeits else signed.filter(table__forfeit="")
+
+
+def _forfeit_losses(tournament: Tournament) -> dict[int, int]:
+    """The rounds each team lost by being absent (RULES.md: 0 points, a lost round, no points against)."""
+    losses: dict[int, int] = defaultdict(int)
+    for team_id, pair, forfeit in _signed_seatings(tournament, forfeits=True).values_list(
+        "team_id", "pair", "table__forfeit"
+    ):
+        if forfeit in (pair, "both"):
+            losses[team_id] += 1
+    return losses
 
 
 def _team_side(pair_field: str, ns_field: str, ew_field: str):
@@ -95,6 +108,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             meetings.append(Meeting(by_pair[NS], by_pair[EW], winner))
 
     bye_credit = _bye_credit(tournament)
+    forfeit_losses = _forfeit_losses(tournament)
     teams = _with_player_names(
         tournament,
         list(
@@ -112,7 +126,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
             TeamRecord(
                 key=team.pk,
                 wins=(row.get("wins") or 0) + len(byes),
-                losses=row.get("losses") or 0,
+                losses=(row.get("losses") or 0) + forfeit_losses.get(team.pk, 0),
                 ties=row.get("ties") or 0,
                 points_for=(row.get("points_for") or 0) + sum(byes),
                 points_against=row.get("points_against") or 0,
@@ -135,7 +149,8 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
 
 
 def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:
-    """Points credited to each bye of a qualifying round whose every table is signed."""
+    """Points credited to each bye of a qualifying round whose every table is signed, and to each team present
+    at a forfeit (scored as a bye); the round's winners are those of its played tables."""
     rounds = (
         Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
         .exclude(status=Round.Status.DRAFT)
@@ -151,10 +166,14 @@ def _bye_credit(tournament: Tournament) -> dict[int, list[int]]:
     winners = defaultdict(list)
     byes = []
     for seating in Seating.objects.filter(round_id__in=done).values(
-        "round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total"
+        "round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total", "table__forfeit"
     ):
         if seating["table_id"] is None:
             byes.append(seating)
+            continue
+        if seating["table__forfeit"]:
+            if seating["table__forfeit"] not in (seating["pair"], "both"):
+                byes.append(seating)
             continue
         mine = seating["table__ns_total"] if seating["pair"] == NS else seating["table__ew_total"]
         theirs = seating["table__ew_total"] if seating["pair"] == NS else seating["table__ns_total"]
@@ -185,10 +204,14 @@ def draw_history(tournament: Tournament, before_number: int) -> DrawHistory:
     tables: dict[int, dict] = defaultdict(dict)
     last_round = before_number - 1
     last_sitting = {}
-    for row in seatings.values("round__number", "team_id", "table_id", "pair", "table__sitting_pair", "table__number"):
+    for row in seatings.values(
+        "round__number", "team_id", "table_id", "pair", "table__sitting_pair", "table__number", "table__forfeit"
+    ):
         if row["table_id"] is None:
             had_bye.add(row["team_id"])
             continue
+        if row["table__forfeit"]:
+            continue  # a forfeit is not a meeting: the two teams may be drawn together later
         tables[row["table_id"]][row["pair"]] = row["team_id"]
         if row["round__number"] == last_round:
             last_sitting[row["table_id"]] = (row["table__number"], row["table__sitting_pair"])
