@@ -4,6 +4,7 @@ Plain Python with no database: the Django app loads records, calls these functio
 what they return.
 """
 
+from scoring.absence import Absent, forfeit_check
 from scoring.bids import Bid, BidKind, Contract, Direction, Suit
 from scoring.clock import Clock, ClockLevel, Projection, clock_text, projected_finish
 from scoring.errors import ScoringError
@@ -25,6 +26,7 @@ from scoring.terms import Term
 __all__ = [
     "PRESETS",
     "SETTINGS",
+    "Absent",
     "Bid",
     "BidKind",
     "BidOutOfTurnChoice",
@@ -54,6 +56,7 @@ __all__ = [
     "apply_reneges",
     "bye_points",
     "clock_text",
+    "forfeit_check",
     "penalty_points",
     "projected_finish",
     "round_winner",

@@ -148,6 +148,13 @@ SETTINGS: dict[str, Setting] = {
         minimum=0,
         maximum=120,
     ),
+    "forfeit_minutes": Setting(
+        "Forfeit after (minutes)",
+        "A team not at its table this long after the clock started (or the round was published, without a clock) "
+        "may be declared absent by the director.",
+        minimum=0,
+        maximum=120,
+    ),
     "last_warn_minutes": Setting(
         "Last warning (minutes left)",
         "The clock's last warning, with this many minutes left; 0: no last warning.",
@@ -178,6 +185,7 @@ class RuleSet:
     round_minutes: int = 0
     warn_minutes: int = 10
     last_warn_minutes: int = 5
+    forfeit_minutes: int = 15
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

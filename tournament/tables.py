@@ -252,6 +252,7 @@ class HandExport(RowExport):
         ("Penalties", _penalties),
         ("Sheet signed", lambda row: row.table.locked_at.isoformat() if row.table.locked_at else ""),
         ("Time called after hand", lambda row: _empty(row.table.time_called_after)),
+        ("Forfeit", lambda row: row.table.get_forfeit_display() if row.table.forfeit else ""),
     )
 
 

@@ -66,6 +66,12 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/close/", director.round_close, name="round_close"),
     path("t/<slug:slug>/rounds/<int:number>/clock/", director.round_clock, name="round_clock"),
     path(
+        "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/forfeit/",
+        director.table_forfeit,
+        name="table_forfeit",
+    ),
+    path("t/<slug:slug>/sit-out/", director.sit_out, name="sit_out"),
+    path(
         "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/clock/",
         director.table_clock,
         name="table_clock",

@@ -265,6 +265,8 @@ def director_cases(tournament, client):
         "round_unpublish": (reverse("director:round_unpublish", args=[slug, 1]), {}),
         "round_close": (reverse("director:round_close", args=[slug, 1]), {}),
         "round_clock": (reverse("director:round_clock", args=[slug, 1]), {"action": "start"}),
+        "table_forfeit": (reverse("director:table_forfeit", args=[slug, 1, 1]), {"absent": "EW"}),
+        "sit_out": (reverse("director:sit_out", args=[slug]), {"team": "1", "plays": "1"}),
         "table_clock": (reverse("director:table_clock", args=[slug, 1, 1]), {"action": "add", "minutes": "3"}),
         "announcements": (
             reverse("director:announcements", args=[slug]),
@@ -378,6 +380,8 @@ DIRECTOR_CASES = [
     "round_close",
     "round_clock",
     "table_clock",
+    "table_forfeit",
+    "sit_out",
     "announcements",
     "playoffs_seed",
     "playoffs_swap",

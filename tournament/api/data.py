@@ -86,6 +86,7 @@ def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:
         hands_played=table.hands_played,
         complete=table.complete,
         time_called_after=table.time_called_after,
+        forfeit=table.forfeit,
         signed=table.signed,
         signed_at=table.locked_at,
         ns_total=table.ns_total,

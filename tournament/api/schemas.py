@@ -114,6 +114,7 @@ class TableOut(Schema):
     hands_played: int
     complete: bool
     time_called_after: int | None = None
+    forfeit: str = ""
     signed: bool
     signed_at: datetime.datetime | None
     ns_total: int

@@ -68,6 +68,9 @@ class LogEntry(models.Model):
         RATINGS_RECOMPUTED = "ratings_recomputed", "Ratings recomputed"
         CLOCK = "clock", "Round clock"
         TIME_CALLED = "time_called", "Time called"
+        FORFEIT = "forfeit", "Forfeit declared"
+        FORFEIT_UNDONE = "forfeit_undone", "Forfeit undone"
+        SIT_OUT = "sit_out", "Sitting out"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

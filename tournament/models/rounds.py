@@ -5,7 +5,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from scoring import Clock, Pair, Seat, round_winner
+from scoring import Absent, Clock, Pair, Seat, round_winner
 from tournament.models.events import Team, Tournament
 
 
@@ -107,6 +107,12 @@ class Table(models.Model):
     time_called_at = models.DateTimeField(
         null=True, blank=True, help_text="Time was called: the round is over with the hands played."
     )
+    forfeit = models.CharField(
+        max_length=4,
+        choices=Absent.choices(),
+        blank=True,
+        help_text="Declared absent by the director: the present team scores a bye, the absent a loss.",
+    )
 
     class Meta:
         ordering = ["round", "number"]
@@ -175,7 +181,10 @@ class Table(models.Model):
 
     @property
     def winner_pair(self) -> Pair | None:
-        """NS or EW once the round is complete; None for a tie or a round in play."""
+        """NS or EW once the round is complete; None for a tie or a round in play. A forfeit is won by the team
+        that was there (none when both were absent)."""
+        if self.forfeit:
+            return Absent(self.forfeit).present_pair
         return round_winner({Pair.NORTH_SOUTH: self.ns_total, Pair.EAST_WEST: self.ew_total}, complete=self.complete)
 
 
@@ -204,6 +213,26 @@ class Seating(models.Model):
         if self.table_id is None:
             return f"{self.team} has a bye in round {self.round.number}"
         return f"{self.team} at table {self.table.number} {self.pair}"
+
+
+class SitOut(models.Model):
+    """A team marked, before the round is drawn, as sitting out that round: not drawn, no result."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sit_outs")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="sit_outs")
+    round_number = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "round_number", "team__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "round_number"], name="team_sits_out_a_round_once"),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="sit_out_round_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.team} sits out round {self.round_number}"
 
 
 class TableCard(models.Model):

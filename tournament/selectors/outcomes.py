@@ -27,9 +27,10 @@ class Outcome:
 
 
 def _qualifying_wins(tournament_ids) -> dict[int, int]:
-    """Signed qualifying rounds won, and byes of qualifying rounds whose every table is signed (as the
-    standings count them)."""
+    """Signed qualifying rounds won (forfeit wins included), and byes of qualifying rounds whose every table is
+    signed (as the standings count them)."""
     won = Q(pair=NS, table__ns_total__gt=F("table__ew_total")) | Q(pair=EW, table__ew_total__gt=F("table__ns_total"))
+    won = (Q(table__forfeit="") & won) | Q(pair=NS, table__forfeit=EW) | Q(pair=EW, table__forfeit=NS)  # forfeit wins
     wins = defaultdict(int)
     signed = Seating.objects.filter(
         round__tournament_id__in=tournament_ids,

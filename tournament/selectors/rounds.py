@@ -40,9 +40,8 @@ def round_byes(round_: Round) -> list[Seating]:
 
 def round_unplaced_teams(round_: Round) -> list[Team]:
     """Checked-in teams a draft leaves out (a late arrival), for the director to place."""
-    return list(
-        teams_with_players(round_.tournament).filter(checked_in=True, withdrawn=False).exclude(seatings__round=round_)
-    )
+    teams = teams_with_players(round_.tournament).filter(checked_in=True, withdrawn=False)
+    return list(teams.exclude(seatings__round=round_).exclude(sit_outs__round_number=round_.number))
 
 
 def round_live_tables(round_: Round, *, quiet_minutes: int = 15) -> list[Table]:

@@ -27,13 +27,30 @@ class StandingRow:
         return f"{self.record.wins}-{self.record.losses}-{self.record.ties}"
 
 
-def _signed_seatings(tournament: Tournament):
-    return Seating.objects.filter(
+def _signed_seatings(tournament: Tournament, *, forfeits: bool = False):
+    """Seatings at signed qualifying tables: played ones, or (``forfeits``) the forfeits, which are no meeting."""
+    signed = Seating.objects.filter(
         round__tournament=tournament,
         round__kind=Round.Kind.QUALIFYING,
         table__isnull=False,
         table__locked_at__isnull=False,
     )
+    return signed.exclude(table__forfeit="") if forfeits else signed.filter(table__forfeit="")
+
+
+def _forfeit_losses(tournament: Tournament, team_ids=None) -> dict[int, int]:
+    """The rounds each team (of ``team_ids``, else every team) lost by being absent (RULES.md: 0 points, a lost
+    round, no points against)."""
+    losses: dict[int, int] = defaultdict(int)
+    forfeits = _signed_seatings(tournament, forfeits=True)
+    if team_ids is not None:
+        forfeits = forfeits.filter(team_id__in=team_ids)
+    for team_id, pair, forfeit in forfeits.values_list(
+        "team_id", "pair", "table__forfeit"
+    ):
+        if forfeit in (pair, "both"):
+            losses[team_id] += 1
+    return losses
 
 
 def _team_side(pair_field: str, ns_field: str, ew_field: str):
@@ -88,14 +105,15 @@ def team_tallies(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
         )
     }
     bye_credit = _bye_credit(tournament, team_ids)
+    forfeit_losses = _forfeit_losses(tournament, team_ids)
     tallies = {}
-    for team_id in set(results) | set(hands) | set(bye_credit):
+    for team_id in set(results) | set(hands) | set(bye_credit) | set(forfeit_losses):
         row = results.get(team_id, {})
         hand_row = hands.get(team_id, {})
         byes = bye_credit.get(team_id, [])
         tallies[team_id] = [
             (row.get("wins") or 0) + len(byes),
-            row.get("losses") or 0,
+            (row.get("losses") or 0) + forfeit_losses.get(team_id, 0),
             row.get("ties") or 0,
             (row.get("points_for") or 0) + sum(byes),
             row.get("points_against") or 0,
@@ -124,6 +142,7 @@ def team_meetings(tournament: Tournament, team_ids=None) -> list[list]:
             winner = None if ns_total == ew_total else by_pair[NS] if ns_total > ew_total else by_pair[EW]
             meetings.append([by_pair[NS], by_pair[EW], winner])
     return meetings
+
 
 
 def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: list[list]) -> list[StandingRow]:
@@ -179,8 +198,9 @@ def standings_from_sheets(tournament: Tournament) -> list[StandingRow]:
 
 
 def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
-    """Points credited to each bye of a qualifying round whose every table is signed (the byes of the teams of
-    ``team_ids``, if given)."""
+    """Points credited to each bye of a qualifying round whose every table is signed, and to each team present
+    at a forfeit (scored as a bye), the round's winners being those of its played tables; the credits of the
+    teams of ``team_ids`` if given."""
     rounds = (
         Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
         .exclude(status=Round.Status.DRAFT)
@@ -195,13 +215,21 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
         return {}
     seatings = Seating.objects.filter(round_id__in=done)
     if team_ids is not None:
-        bye_rounds = Seating.objects.filter(round_id__in=done, table__isnull=True, team_id__in=team_ids)
+        bye_rounds = Seating.objects.filter(round_id__in=done, team_id__in=team_ids).filter(
+            Q(table__isnull=True) | ~Q(table__forfeit="")
+        )
         seatings = seatings.filter(round_id__in=bye_rounds.values("round_id"))
     winners = defaultdict(list)
     byes = []
-    for seating in seatings.values("round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total"):
+    for seating in seatings.values(
+        "round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total", "table__forfeit"
+    ):
         if seating["table_id"] is None:
             byes.append(seating)
+            continue
+        if seating["table__forfeit"]:
+            if seating["table__forfeit"] not in (seating["pair"], "both"):
+                byes.append(seating)
             continue
         mine = seating["table__ns_total"] if seating["pair"] == NS else seating["table__ew_total"]
         theirs = seating["table__ew_total"] if seating["pair"] == NS else seating["table__ns_total"]
@@ -234,10 +262,14 @@ def draw_history(tournament: Tournament, before_number: int) -> DrawHistory:
     tables: dict[int, dict] = defaultdict(dict)
     last_round = before_number - 1
     last_sitting = {}
-    for row in seatings.values("round__number", "team_id", "table_id", "pair", "table__sitting_pair", "table__number"):
+    for row in seatings.values(
+        "round__number", "team_id", "table_id", "pair", "table__sitting_pair", "table__number", "table__forfeit"
+    ):
         if row["table_id"] is None:
             had_bye.add(row["team_id"])
             continue
+        if row["table__forfeit"]:
+            continue  # a forfeit is not a meeting: the two teams may be drawn together later
         tables[row["table_id"]][row["pair"]] = row["team_id"]
         if row["round__number"] == last_round:
             last_sitting[row["table_id"]] = (row["table__number"], row["table__sitting_pair"])

@@ -44,6 +44,17 @@ class TeamRound:
     def points_against(self) -> int:
         return self.table.total(Pair(self.pair).other) if self.table else 0
 
+    @property
+    def outcome(self) -> str:
+        """The round's result for the team in words, once its sheet is complete: a forfeit says so."""
+        table = self.table
+        if table is None or not table.complete:
+            return ""
+        winner = table.winner_pair
+        if table.forfeit:
+            return "won by forfeit (a bye)" if winner == self.pair else "lost: absent (forfeit)"
+        return "tied" if winner is None else "won" if winner == self.pair else "lost"
+
 
 def team_rounds(team: Team) -> list[TeamRound]:
     """Every round a team played (drafts aside), each with its hands and penalties."""
@@ -74,3 +85,17 @@ def team_rounds(team: Team) -> list[TeamRound]:
         )
         for s in seatings
     ]
+
+
+def absent_twice(tournament: Tournament) -> list[Team]:
+    """Teams not withdrawn that were the absent side of two forfeits or more: the director is offered their
+    withdrawal (one query)."""
+    counts: dict[int, int] = {}
+    absent_as = Seating.objects.filter(round__tournament=tournament, team__withdrawn=False).exclude(table__forfeit="")
+    for team_id, pair, forfeit in absent_as.exclude(table__isnull=True).values_list(
+        "team_id", "pair", "table__forfeit"
+    ):
+        if forfeit in (pair, "both"):
+            counts[team_id] = counts.get(team_id, 0) + 1
+    twice = [team_id for team_id, count in counts.items() if count >= 2]
+    return list(tournament.teams.filter(pk__in=twice).order_by("number")) if twice else []

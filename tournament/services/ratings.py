@@ -33,7 +33,7 @@ def signed_rounds() -> list[list[RatedMeeting]]:
     tables: dict[int, dict] = {}
     order: list[tuple[int, int]] = []
     rows = (
-        Seating.objects.filter(table__locked_at__isnull=False)
+        Seating.objects.filter(table__locked_at__isnull=False, table__forfeit="")  # a forfeit is no game
         .order_by(*ROUND_ORDER, "pair")
         .values_list("round_id", "table_id", "pair", "team_id", "table__ns_total", "table__ew_total")
     )

@@ -65,7 +65,7 @@ def sheet_score(
             first_dealer=table.first_dealer or None,
             rulings=[ruling.to_engine() for ruling in sheet.rulings],
             tiebreak=table.round.kind == Round.Kind.PLAYOFF,
-            time_called=table.time_called_at is not None,
+            time_called=table.time_called_at is not None or bool(table.forfeit),
         )
     except ScoringError as error:
         raise ServiceError(str(error), field=error.field) from None

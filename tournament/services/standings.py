@@ -37,13 +37,15 @@ def standings_after_change(
     *, event: Event | None, tournament: Tournament | None, table: Table | None, team: Team | None
 ) -> None:
     """After a logged change that can move the results: store again the tallies it can touch. A change to a
-    qualifying sheet touches its two teams and the byes of its round (a bye counts once its round is signed);
-    a change to one team, that team; anything else (rules, draws, an import), the whole tournament, or every
+    qualifying sheet touches its two teams and the byes and forfeits of its round (credited once the round is
+    signed); a change to one team, that team; anything else (rules, draws, an import), the whole tournament, or every
     tournament of the event when none is named."""
     if table is not None:
         if table.round.kind != Round.Kind.QUALIFYING:
             return
-        seated = Seating.objects.filter(Q(table=table) | Q(table__isnull=True), round_id=table.round_id)
+        seated = Seating.objects.filter(
+            Q(table=table) | Q(table__isnull=True) | ~Q(table__forfeit=""), round_id=table.round_id
+        )
         touched = set(seated.values_list("team_id", flat=True))
         standings_store(tournament=tournament or table.round.tournament, team_ids=touched)
     elif team is not None:

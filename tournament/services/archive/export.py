@@ -143,6 +143,10 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
             {"text": a.text, "created_at": _time(a.created_at), "expires_at": _time(a.expires_at)}
             for a in tournament.announcements.order_by("created_at", "pk")
         ],
+        "sit_outs": [
+            {"team": team_numbers[sit_out.team_id], "round": sit_out.round_number, "reason": sit_out.reason}
+            for sit_out in tournament.sit_outs.order_by("round_number", "team__number")
+        ],
         "log": [
             log_entry_data(entry, team_numbers) for entry in tournament.log.filter(table__isnull=True).order_by("pk")
         ],
@@ -205,6 +209,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "locked_at": _time(table.locked_at),
                 "disputed_at": _time(table.disputed_at),
                 "time_called_at": _time(table.time_called_at),
+                "forfeit": table.forfeit,
                 "dispute_note": table.dispute_note,
                 "playoff_match": playoff_codes.get(table.pk),
                 "hands": hands,

@@ -24,6 +24,7 @@ from tournament.models import (
     PlayoffSeed,
     Round,
     Seating,
+    SitOut,
     Table,
     Team,
     TeamMember,
@@ -322,6 +323,13 @@ def _import_tournament(
         announcement = Announcement.objects.create(tournament=tournament, text=item.text, expires_at=item.expires_at)
         set_times(Announcement, announcement.pk, created_at=item.created_at)
     import_log(entry.log, f"{path}.log", event=event, tournament=tournament, teams=team)
+    for s_index, item in enumerate(entry.sit_outs):
+        SitOut.objects.create(
+            tournament=tournament,
+            team=team(item.team, f"{path}.sit_outs[{s_index}].team"),
+            round_number=item.round,
+            reason=item.reason,
+        )
     _import_seeds(tournament, entry.playoff, f"{path}.playoff", team)
     playoff_tables: dict[str, tuple[Table, str]] = {}
     numbers = set()

@@ -22,7 +22,7 @@ from pydantic import (
     StringConstraints,
 )
 
-from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
+from scoring import Absent, BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
 from scoring.money import SidePotRule
 from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
 
@@ -245,6 +245,7 @@ class TableData(Part):
     locked_at: Time | None = None
     disputed_at: Time | None = None
     time_called_at: Time | None = None
+    forfeit: one_of("", *Absent.values()) = ""
     dispute_note: text(300) = ""
     playoff_match: Annotated[str, StringConstraints(pattern=r"^[A-Z0-9-]{1,10}$")] | None = None
     hands: list[HandData] = []
@@ -312,6 +313,14 @@ class MoneyData(Recorded):
     payouts: list[PayoutData] = []
 
 
+class SitOutData(Part):
+    """A team marked before a round's draw as sitting it out (not drawn, no result)."""
+
+    team: TeamNumber
+    round: number(1, 100)
+    reason: text(200) = ""
+
+
 class TournamentData(Part):
     name: text(120, needed=True)
     slug: Slug
@@ -329,6 +338,7 @@ class TournamentData(Part):
     announcements: list[AnnouncementData] = []
     log: list[LogData] = []
     rounds: list[RoundData] = []
+    sit_outs: list[SitOutData] = []
 
 
 class Archive(Part):

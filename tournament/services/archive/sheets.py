@@ -244,7 +244,9 @@ def _score(build: TableBuild) -> None:
     signed = {signature.pair for signature in build.signatures}
     if table.locked_at is not None and not table.complete:
         refuse(f"{path}.locked_at", f"the sheet is locked after {table.hands_played} hands: the round is not complete")
-    if table.locked_at is not None and signed != {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
+    if table.forfeit and (table.locked_at is None or build.hands or signed):
+        refuse(f"{path}.forfeit", "a forfeit is locked when declared, with no hand and no signature")
+    if table.locked_at is not None and not table.forfeit and signed != {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
         refuse(f"{path}.locked_at", "a locked sheet is signed by both teams")
     if table.locked_at is None and signed == {Pair.NORTH_SOUTH, Pair.EAST_WEST}:
         refuse(f"{path}.locked_at", "both teams signed, so the sheet is locked: locked_at is missing")

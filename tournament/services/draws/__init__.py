@@ -11,6 +11,7 @@ from tournament.services.draws.editing import (
 )
 from tournament.services.draws.making import (
     MAX_TABLE_NUMBER,
+    next_round_number,
     round_draw,
     still_playing_words,
     tables_still_playing,
@@ -26,6 +27,7 @@ __all__ = [
     "draw_team_move",
     "draw_teams_swap",
     "draw_warnings",
+    "next_round_number",
     "round_close",
     "round_draw",
     "round_publish",

@@ -9,7 +9,7 @@ from scoring import Pair
 from scoring.pairing import Entrant, movement_draw, random_draw, swiss_draw
 from scoring.seeding import seeded_draw, strength_order
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Round, Seating, Table, Team, Tournament
+from tournament.models import LogEntry, Round, Seating, SitOut, Table, Team, Tournament
 from tournament.selectors.ratings import team_ratings
 from tournament.selectors.standings import draw_history, ranked_entrants
 from tournament.services.log import Actor, actor_of, log_write
@@ -20,10 +20,13 @@ _TEAM_NUMBER = re.compile(r"[0-9]+")
 
 
 def draw_entrants(tournament: Tournament) -> list[Team]:
-    return list(tournament.teams.filter(checked_in=True, withdrawn=False).order_by("number"))
+    """The teams a new round draws: checked in, not withdrawn, not sitting that round out."""
+    sitting_out = SitOut.objects.filter(tournament=tournament, round_number=next_round_number(tournament))
+    teams = tournament.teams.filter(checked_in=True, withdrawn=False).exclude(pk__in=sitting_out.values("team_id"))
+    return list(teams.order_by("number"))
 
 
-def _next_round_number(tournament: Tournament) -> int:
+def next_round_number(tournament: Tournament) -> int:
     latest = tournament.rounds.filter(kind=Round.Kind.QUALIFYING).order_by("-number").first()
     if latest is None:
         return 1
@@ -169,7 +172,7 @@ def round_draw(
     tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
     if tournament.playoff_published_at is not None:
         raise ServiceError("Qualifying is over: the playoff bracket is published.")
-    number = _next_round_number(tournament)
+    number = next_round_number(tournament)
     if number > tournament.qualifying_rounds:
         raise ServiceError(f"All {tournament.qualifying_rounds} qualifying rounds are drawn.")
     previous = tournament.rounds.filter(number=number - 1).first()

@@ -22,6 +22,8 @@ def time_called_check(table: Table, actor: Actor) -> None:
 def clock_deal_check(table: Table, actor: Actor) -> None:
     """Before a new deal goes on the sheet (RULES.md, Time): after time was called only staff add one; the
     first deal entered once the table's time is up is the hand that was in play, and time is called with it."""
+    if table.forfeit:
+        raise ServiceError(f"Table {table.number} is a forfeit: undo the forfeit before entering a hand.")
     if table.time_called_at is not None:
         time_called_check(table, actor)
         return

@@ -1,5 +1,6 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
+from tournament.views.director.absence import sit_out, table_forfeit
 from tournament.views.director.access import StaffLoginView, code_pause_lift, code_pauses, lockout_remove, lockouts
 from tournament.views.director.clock import round_clock, table_clock
 from tournament.views.director.events import (
@@ -85,9 +86,11 @@ __all__ = [
     "round_sitting",
     "round_swap",
     "round_unpublish",
+    "sit_out",
     "standings_pdf",
     "table_cards_pdf",
     "table_clock",
+    "table_forfeit",
     "team_code_new",
     "team_create",
     "team_edit",

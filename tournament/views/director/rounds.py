@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
 from tournament.selectors.clock import round_projections
+from tournament.selectors.teams import absent_twice
 from tournament.services import draws
 from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
 from tournament.views.director.clock import clock_context
@@ -22,12 +23,15 @@ def round_new(request, slug):
     round_ = form_saved(request, form, draw, lambda r: f"Round {r.number} drawn as a draft: check it, then publish.")
     if round_ is not None:
         return redirect("director:round", slug=tournament.slug, number=round_.number)
+    next_number = draws.next_round_number(tournament)
     context = {
         "form": form,
         "tournament": tournament,
         "event": tournament.event,
         "counts": selectors.desk_counts(tournament),
         "teams": selectors.teams_with_players(tournament).filter(checked_in=True, withdrawn=False),
+        "next_number": next_number,
+        "sit_outs": tournament.sit_outs.filter(round_number=next_number).select_related("team"),
     }
     return render(request, "director/draw.html", context)
 
@@ -193,6 +197,11 @@ def _live_context(request, tournament, round_):
         "hands_per_round": tournament.rules.hands_per_round,
         "sheet_mode": tournament.sheet_mode,
         "projections": round_projections(round_, tables, tournament.rules),
+        "forfeits": [table for table in tables if table.forfeit],
+        "forfeit_candidates": [
+            table for table in tables if not table.signed and not table.hands_played and not table.submissions.all()
+        ],
+        "repeat_absentees": absent_twice(tournament),
         **clock_context(round_, tables, tournament.rules, back="live"),
     }
 

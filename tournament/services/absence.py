@@ -1,0 +1,136 @@
+"""Absent teams (RULES.md, Absent teams and substitutes): a forfeit declared at a table, undone like any ruling;
+a team marked sitting out a round before it is drawn."""
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import Absent, ScoringError, forfeit_check
+from tournament.errors import ServiceError
+from tournament.models import LogEntry, Round, SitOut, Table, Team
+from tournament.selectors.teams import absent_twice
+from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.recompute import table_recompute
+from tournament.services.sheets.write import Change, sheet_write
+
+
+@dataclass
+class Forfeited:
+    """A forfeit as declared: its table, and the absent teams that have now forfeited twice or more (the
+    director is offered their withdrawal)."""
+
+    table: Table
+    repeat_absentees: list[Team] = field(default_factory=list)
+
+
+def _teams_at(table: Table) -> dict[str, Team]:
+    return {seating.pair: seating.team for seating in table.seatings.select_related("team")}
+
+
+def table_forfeit_declare(*, table: Table, absent: str, user=None, actor: Actor | None = None) -> Forfeited:
+    """Declare the team(s) not at their table absent: the present team scores the round as a bye, an absent
+    team 0 points and a lost round. Refused on a signed sheet, a sheet with hands, and a playoff match (a
+    playoff match is played, or decided by the director's ruling on its sheet)."""
+    actor = actor_of(actor, user)
+    outcome = {}
+
+    def edit(table: Table, correction: bool) -> Change:
+        if absent not in Absent.values():
+            raise ServiceError("Choose who is absent.", field="absent")
+        who = Absent(absent)
+        if table.round.kind != Round.Kind.QUALIFYING:
+            raise ServiceError(
+                "A playoff match is not forfeited: it is played, or the director decides it with a ruling on its sheet."
+            )
+        if table.forfeit:
+            raise ServiceError(f"Table {table.number} is already a forfeit: undo it first to change it.")
+        if table.signed:
+            raise ServiceError(f"Table {table.number}'s sheet is signed: both teams played. Correct the sheet instead.")
+        if table.hands.exists() or table.submissions.exists():
+            raise ServiceError(f"Hands were entered at table {table.number}: both teams were there.")
+        round_ = table.round
+        rules = round_.tournament.rules
+        try:
+            forfeit_check(round_.clock_started_at or round_.published_at, rules.forfeit_minutes, timezone.now())
+        except ScoringError as error:
+            raise ServiceError(str(error)) from None
+        table.forfeit = who.value
+        table.locked_at = timezone.now()
+        table.save(update_fields=["forfeit", "locked_at"])
+        table_recompute(table)
+        teams = _teams_at(table)
+        absentees = [teams[pair] for pair in who.absent_pairs]
+        twice = absent_twice(round_.tournament)
+        outcome["repeat"] = [team for team in absentees if team in twice]
+        names = " and ".join(str(team) for team in absentees)
+        present = teams[who.present_pair] if who.present_pair else None
+        summary = f"Forfeit: {names} absent" + (
+            f"; {present} scores the round as a bye" if present else "; both lose the round"
+        )
+        return Change(LogEntry.Action.FORFEIT, summary, after={"forfeit": who.value}, voids_signatures=False)
+
+    sheet_write(table, version=Table.objects.get(pk=table.pk).version, actor=actor, edit=edit, scored=False)
+    table.refresh_from_db()
+    return Forfeited(table, outcome.get("repeat", []))
+
+
+def table_forfeit_undo(*, table: Table, reason: str = "", user=None, actor: Actor | None = None) -> Table:
+    """Take a forfeit back (the team was there after all): the sheet is open again, as before."""
+    actor = actor_of(actor, user)
+
+    def edit(table: Table, correction: bool) -> Change:
+        if not table.forfeit:
+            raise ServiceError(f"Table {table.number} is not a forfeit.")
+        before = {"forfeit": table.forfeit}
+        said = Absent(table.forfeit).label.lower()
+        table.forfeit = ""
+        table.locked_at = None
+        table.save(update_fields=["forfeit", "locked_at"])
+        table_recompute(table)
+        return Change(LogEntry.Action.FORFEIT_UNDONE, f"Forfeit undone ({said})", before=before, voids_signatures=False)
+
+    sheet_write(
+        table, version=Table.objects.get(pk=table.pk).version, actor=actor, edit=edit, reason=reason, scored=False
+    )
+    table.refresh_from_db()
+    return table
+
+
+@transaction.atomic
+def team_sit_out_set(
+    *, team: Team, round_number: int, sits_out: bool = True, reason: str = "", actor: Actor | None = None
+) -> Team:
+    """Mark a team as sitting out a qualifying round before it is drawn (not drawn, no result), or take the mark
+    back."""
+    actor = actor_of(actor)
+    tournament = team.tournament
+    if not 1 <= round_number <= tournament.qualifying_rounds:
+        raise ServiceError(
+            f"A team sits out one of the qualifying rounds 1 to {tournament.qualifying_rounds}; sitting out is not "
+            "allowed in the playoff.",
+            field="round_number",
+        )
+    if tournament.rounds.filter(number=round_number).exists():
+        raise ServiceError(
+            f"Round {round_number} is already drawn: a team that does not come is declared absent at its table "
+            "(or the draft is discarded and drawn again after marking it).",
+            field="round_number",
+        )
+    marked = SitOut.objects.filter(team=team, round_number=round_number)
+    if sits_out == marked.exists():
+        state = "already sits out" if sits_out else "does not sit out"
+        raise ServiceError(f"{team} {state} round {round_number}.", field="round_number")
+    if sits_out:
+        SitOut.objects.create(tournament=tournament, team=team, round_number=round_number, reason=reason.strip())
+    else:
+        marked.delete()
+    log_write(
+        actor=actor,
+        action=LogEntry.Action.SIT_OUT,
+        summary=f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}",
+        team=team,
+        reason=reason,
+        after={"round": round_number, "sits_out": sits_out},
+    )
+    return team

@@ -1,0 +1,57 @@
+"""Absent teams from the director's pages: a forfeit declared (or undone) at a table from the live view, and a
+team marked sitting out the next round from the draw page."""
+
+from functools import partial
+
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect
+from django.views.decorators.http import require_POST
+
+from tournament import selectors
+from tournament.services.absence import table_forfeit_declare, table_forfeit_undo, team_sit_out_set
+from tournament.services.draws import next_round_number
+from tournament.views.common import refusal_say, request_actor, service_run
+from tournament.views.permissions import director_required
+
+
+@require_POST
+@director_required
+def table_forfeit(request, slug, number, table_number):
+    """Declare who is absent at a table (``absent``), or undo the table's forfeit (``undo``); back to the live
+    view, where a team that has forfeited twice is offered for withdrawal."""
+    tournament = selectors.tournament_get(slug)
+    table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
+    actor = request_actor(request)
+    if request.POST.get("undo"):
+        undo = partial(table_forfeit_undo, table=table, actor=actor, reason=request.POST.get("reason", ""))
+        service_run(request, undo, f"Table {table.number}: forfeit undone, the sheet is open again.")
+    else:
+        declare = partial(table_forfeit_declare, table=table, absent=request.POST.get("absent", ""), actor=actor)
+        ran = service_run(request, declare, f"Table {table.number}: forfeit declared.")
+        for team in ran.result.repeat_absentees if ran.done else []:
+            messages.warning(request, f"{team} has forfeited twice: withdraw it at the desk if it is not coming back.")
+    return redirect("director:round_live", slug=slug, number=number)
+
+
+@require_POST
+@director_required
+def sit_out(request, slug):
+    """Mark a team as sitting out the next round before it is drawn (``plays`` takes the mark back)."""
+    tournament = selectors.tournament_get(slug)
+    value = request.POST.get("team", "")
+    team = tournament.teams.filter(number=int(value)).first() if value.isdigit() and len(value) < 6 else None
+    if team is None:
+        refusal_say(request, "Choose the team that sits out.")
+        return redirect("director:round_new", slug=slug)
+    round_number = next_round_number(tournament)
+    sits_out = not request.POST.get("plays")
+    mark = partial(
+        team_sit_out_set,
+        team=team,
+        round_number=round_number,
+        sits_out=sits_out,
+        reason=request.POST.get("reason", "")[:200],
+        actor=request_actor(request),
+    )
+    service_run(request, mark, f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}.")
+    return redirect("director:round_new", slug=slug)
