@@ -52,7 +52,8 @@ def demo(transactional_db, director):
     cache.clear()
     call_command("seed_demo", stdout=io.StringIO())
     main = Tournament.objects.get(slug="main-event")
-    tables = {table.hands.count(): table for table in Table.objects.filter(round__tournament=main, signed=False)}
+    playing = Table.objects.filter(round__tournament=main, locked_at__isnull=True)
+    tables = {table.hands.count(): table for table in playing.order_by("-number")}
     disputed = tables[3]
     sheets.sheet_dispute(table=disputed, version=disputed.version, pair="NS", note="The third hand's books")
     team = main.teams.order_by("number").first()
@@ -69,7 +70,7 @@ def demo(transactional_db, director):
         "playing": tables[2],
         "complete": tables[4],
         "disputed": disputed,
-        "signed": Table.objects.filter(round__tournament=main, signed=True).first(),
+        "signed": Table.objects.filter(round__tournament=main, locked_at__isnull=False).first(),
     }
 
 
