@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from tournament.api import api
-from tournament.views import director, offline, persons, public, table, team, team_money
+from tournament.views import director, display, offline, persons, public, table, team, team_money
 from tournament.views.director import money
 
 director_patterns = [
@@ -152,6 +152,8 @@ urlpatterns = [
     path("table/<slug:secret>/history/", table.history, name="table_history"),
     path("card/<slug:secret>/", table.table_card, name="table_card"),
     path("sw.js", offline.service_worker, name="service_worker"),
+    path("display/", display.display_choose, name="display_choose"),
+    path("display.css", display.display_stylesheet, name="display_stylesheet"),
     path("api/v1/", api.urls),
     path("manage/", include((director_patterns, "director"))),
     path("login/", director.StaffLoginView.as_view(), name="login"),
