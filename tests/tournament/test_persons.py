@@ -157,7 +157,7 @@ def test_no_rating_without_a_signed_round(director_client, two_events, sheet):
     spring, spring_main, _, _ = two_events
     for player in Player.objects.filter(event=spring):
         player_link(player=player)
-    round_ = round_publish(round=round_draw(tournament=spring_main, method="manual"))
+    round_ = round_published(spring_main)
     sheet.full_round(round_.tables.get(number=1))
     output = io.StringIO()
     call_command("ratings_recompute", stdout=output)

@@ -2,6 +2,7 @@
 
 import datetime
 import io
+import re
 
 import pytest
 from django.db import connection

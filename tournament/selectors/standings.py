@@ -45,9 +45,7 @@ def _forfeit_losses(tournament: Tournament, team_ids=None) -> dict[int, int]:
     forfeits = _signed_seatings(tournament, forfeits=True)
     if team_ids is not None:
         forfeits = forfeits.filter(team_id__in=team_ids)
-    for team_id, pair, forfeit in forfeits.values_list(
-        "team_id", "pair", "table__forfeit"
-    ):
+    for team_id, pair, forfeit in forfeits.values_list("team_id", "pair", "table__forfeit"):
         if forfeit in (pair, "both"):
             losses[team_id] += 1
     return losses
@@ -142,7 +140,6 @@ def team_meetings(tournament: Tournament, team_ids=None) -> list[list]:
             winner = None if ns_total == ew_total else by_pair[NS] if ns_total > ew_total else by_pair[EW]
             meetings.append([by_pair[NS], by_pair[EW], winner])
     return meetings
-
 
 
 def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: list[list]) -> list[StandingRow]:
