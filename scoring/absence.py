@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 
 from scoring.errors import ScoringError
 from scoring.table import Pair
-from scoring.words import Term
+from scoring.terms import Term
 
 
 class Absent(Term):

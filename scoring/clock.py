@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from scoring.errors import ScoringError
-from scoring.words import Term
+from scoring.terms import Term
 
 MAX_ADDED_MINUTES = 60
 
