@@ -186,18 +186,24 @@ class PenaltyData(Part):
     created_at: Time | None = None
 
 
-class HandData(Part):
-    """A deal of the sheet: a played hand (bidder, bid, books) or a re-deal (none of them)."""
+class DealData(Part):
+    """What is entered of a deal, the same on the sheet and in a team's own entry: its dealer, and for a played
+    hand the bidder, the bid with its trump or direction, and the books (a re-deal has none of them)."""
 
-    sequence: number(1, 100)
     dealer: SeatName
-    misdeal: bool
     bidder: SeatOrNone
     bid_level: number(1, 7) | None
     bid_kind: one_of("", *BidKind.values())
     trump_suit: one_of("", *Suit.values())
     direction: one_of("", *Direction.values())
     books: number(0, 13) | None
+
+
+class HandData(DealData):
+    """A deal of the sheet: a played hand (bidder, bid, books) or a re-deal (none of them)."""
+
+    sequence: number(1, 100)
+    misdeal: bool
     by_staff: bool = False
     entered_by: PairOrNone = ""
     entry_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{0,40}$")] = ""
@@ -213,20 +219,13 @@ class SignatureData(Part):
     signed_at: Time | None = None
 
 
-class SubmissionData(Part):
+class SubmissionData(DealData):
     """A team's own entry of a deal (blind double entry) still waiting for the other team's."""
 
     pair: PairName
     sequence: number(1, 100)
-    dealer: SeatName
     redeal_reason: one_of("", *RedealReason.values())
     redeal_team: PairOrNone
-    bidder: SeatOrNone
-    bid_level: number(1, 7) | None
-    bid_kind: one_of("", *BidKind.values())
-    trump_suit: one_of("", *Suit.values())
-    direction: one_of("", *Direction.values())
-    books: number(0, 13) | None
     device: text(100) = ""
     created_at: Time | None = None
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.utils import timezone
 
-from scoring import BidKind, Pair, PenaltyKind
+from scoring import Bid, Contract, Pair, PenaltyKind, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import (
     Event,
@@ -96,16 +96,22 @@ def log_entries(
     return entries
 
 
+# The engine's names for a contract's entries, as the archive names them.
+ARCHIVE_NAMES = {"suit": "trump_suit", "level": "bid_level", "kind": "bid_kind"}
+
+
 def _check_hand(entry: schema.HandData, path: str) -> None:
     played = entry.bid_level is not None
     if played != (entry.bidder != "") or played != (entry.bid_kind != "") or played != (entry.books is not None):
         refuse(path, "a played hand has a bidder, a bid and books; a re-deal has none of them")
     if not played and (entry.trump_suit or entry.direction):
         refuse(path, "a re-deal has no trump suit or direction")
-    if entry.bid_kind == BidKind.NO_TRUMP and entry.trump_suit:
-        refuse(f"{path}.trump_suit", "a no-trump bid has no trump suit")
-    if played and entry.bid_kind != BidKind.NO_TRUMP and entry.direction:
-        refuse(f"{path}.direction", "only a no-trump bid names a direction")
+    if played:
+        try:
+            Contract(Bid(entry.bid_level, entry.bid_kind), entry.trump_suit or None, entry.direction or None)
+        except ScoringError as error:
+            said = str(error).rstrip(".")
+            refuse(f"{path}.{ARCHIVE_NAMES.get(error.field, error.field)}", said[:1].lower() + said[1:])
 
 
 # A table's private link as the app makes it: 16 URL-safe characters, 96 random bits.

@@ -33,58 +33,49 @@ def playoffs(request, slug):
     return render(request, "director/playoffs.html", context)
 
 
+def _playoff_action(request, slug, service, done, *, form=None, invalid: str = ""):
+    """Run a playoff service on the tournament for the director (with the posted ``form``'s answers, if it has
+    one) and go back to the playoff page, where what happened is said."""
+    tournament = selectors.tournament_get(slug)
+    run = partial(service, tournament=tournament, actor=request_actor(request))
+    to = {"to": "director:playoffs", "slug": tournament.slug}
+    if form is None:
+        return run_and_redirect(request, run, done, **to)
+    return form_action(request, form(request.POST), run, done=done, invalid=invalid, **to)
+
+
 @require_POST
 @director_required
 def playoffs_seed(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return form_action(
+    return _playoff_action(
         request,
-        forms.PlayoffSeedForm(request.POST),
-        partial(playoffs_service.playoff_seed, tournament=tournament, actor=request_actor(request)),
-        done=lambda seeds: f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.",
+        slug,
+        playoffs_service.playoff_seed,
+        lambda seeds: f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.",
+        form=forms.PlayoffSeedForm,
         invalid="Give the number of teams in the playoff (2 or more).",
-        to="director:playoffs",
-        slug=tournament.slug,
     )
 
 
 @require_POST
 @director_required
 def playoffs_swap(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return form_action(
-        request,
-        forms.SeedSwapForm(request.POST),
-        partial(playoffs_service.playoff_seeds_swap, tournament=tournament, actor=request_actor(request)),
-        done="Seeds swapped.",
-        invalid="Give the two seeds to swap.",
-        to="director:playoffs",
-        slug=tournament.slug,
+    swap = playoffs_service.playoff_seeds_swap
+    return _playoff_action(
+        request, slug, swap, "Seeds swapped.", form=forms.SeedSwapForm, invalid="Give the two seeds to swap."
     )
 
 
 @require_POST
 @director_required
 def playoffs_publish(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return run_and_redirect(
-        request,
-        partial(playoffs_service.playoff_publish, tournament=tournament, actor=request_actor(request)),
-        "Bracket published: the first matches' tables and links are open.",
-        "director:playoffs",
-        slug=tournament.slug,
-    )
+    done = "Bracket published: the first matches' tables and links are open."
+    return _playoff_action(request, slug, playoffs_service.playoff_publish, done)
 
 
 @require_POST
 @director_required
 def playoffs_reseed(request, slug):
     """Seed again from the standings after a qualifying correction, while no playoff match has started."""
-    tournament = selectors.tournament_get(slug)
-    return run_and_redirect(
-        request,
-        partial(playoffs_service.playoff_reseed, tournament=tournament, actor=request_actor(request)),
-        lambda seeds: f"Top {len(seeds)} seeded again from the standings as they are now.",
-        "director:playoffs",
-        slug=tournament.slug,
-    )
+    done = lambda seeds: f"Top {len(seeds)} seeded again from the standings as they are now."  # noqa: E731
+    return _playoff_action(request, slug, playoffs_service.playoff_reseed, done)
