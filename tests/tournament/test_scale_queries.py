@@ -15,8 +15,9 @@ from tournament.services.events import event_create, tournament_create
 from tournament.services.playoffs import playoff_publish, playoff_seed
 
 # Saving a hand from the phone's queue: the table and its seats, the check for a repeated entry, the locked
-# table, the hand, the sheet, its changed results, the version, the log (the first hand also names the dealer).
-SAVE_QUERIES = 16
+# table, the hand, the sheet, its changed results, the sheet's version, the log (the first hand also names the
+# dealer); nothing of the tournament's.
+SAVE_QUERIES = 15
 
 
 def queries(call) -> int:

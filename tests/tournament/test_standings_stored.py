@@ -2,8 +2,11 @@
 change, and the standings read them at a fixed cost."""
 
 import dataclasses
+import threading
 
+import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from scoring.rules import ByeScoring
 from tests.tournament.test_scale_queries import fields, queries
@@ -109,3 +112,36 @@ def test_standings_and_a_signature_cost_the_same_at_8_and_512_teams(event, big_f
         signatures.append(queries(lambda table=table: sheet.sign_both(table)))
         assert_stored_as_sheets_give(tournament)
     assert standings[0] == standings[1] and signatures[0] == signatures[1], (standings, signatures)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_sheets_of_a_round_signed_at_once_leave_the_records_right(tournament, make_teams, sheet):
+    """Each signature stores its teams and the round's byes: the later one sees the earlier one's sheet, so the
+    bye, which counts once every sheet of the round is signed, is credited."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite takes one writer at a time; PostgreSQL lets both signatures in at once")
+    make_teams(tournament, 5)
+    round_ = round_publish(round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4\n5"))
+    tables = list(round_.tables.order_by("number"))
+    for table in tables:
+        sheet.play(table, "NS", sign=False)
+        sheet.sign(table, "NS", table.team_at("NS").members[0].player)
+    barrier = threading.Barrier(len(tables))
+    outcomes = []
+
+    def sign(table):
+        try:
+            barrier.wait()
+            sheet.sign(table, "EW", table.team_at("EW").members[0].player)
+            outcomes.append("signed")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sign, args=(table,)) for table in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes == ["signed", "signed"]
+    assert_stored_as_sheets_give(tournament)
+    assert {row.team.number: row.byes for row in tournament_standings(tournament)}[5] == 1
