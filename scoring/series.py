@@ -85,15 +85,19 @@ def points_number(points: Fraction) -> int | float:
     return int(points) if points.denominator == 1 else float(points)
 
 
+QUARTERS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
 def points_text(points: Fraction) -> str:
-    """ "6", "2½", "¼": how a standings table writes points."""
-    whole, part = divmod(points, 1)
-    fraction = {Fraction(0): "", Fraction(1, 2): "½", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}.get(part)
-    if fraction is None:
+    """ "6", "2½", "¼": how a standings table writes points (whole quarters in integers: a series table
+    writes tens of thousands of them)."""
+    quarters = points * 4
+    if quarters.denominator != 1:
         return str(float(points))
-    if whole == 0 and fraction:
-        return fraction
-    return f"{int(whole)}{fraction}"
+    whole, part = divmod(quarters.numerator, 4)
+    if whole == 0 and part:
+        return QUARTERS[part]
+    return f"{whole}{QUARTERS[part]}"
 
 
 def finish_from_place(place: int | None) -> Finish:

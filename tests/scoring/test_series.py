@@ -56,6 +56,8 @@ def test_a_custom_table_and_bad_settings():
 
 def test_points_are_written_with_halves():
     assert [points_text(Fraction(n, 2)) for n in (0, 1, 13, 12)] == ["0", "½", "6½", "6"]
+    assert [points_text(Fraction(n, 4)) for n in (1, 3, 9, 11)] == ["¼", "¾", "2¼", "2¾"]
+    assert points_text(Fraction(1, 3)) == str(1 / 3)
 
 
 def test_equal_totals_share_the_place_and_the_next_place_is_skipped():

@@ -214,3 +214,29 @@ def test_the_import_command_says_who_is_linked_and_who_may_be_a_person(linked, t
         f"5 player(s) of this event may be persons who played before: link them from the event's “Players and "
         f"persons” page (/manage/events/{slug}/persons/)." in out.getvalue()
     )
+
+
+NASTY = [None, -1, 10**20, "", "\x00", [], {}, True, "2026-13-45", "not-a-key"]
+
+
+def test_any_value_in_the_persons_and_series_is_refused_plainly_or_loaded(linked):
+    """Whatever a hand-edited file puts in its persons, links or series: a plain refusal, or a load."""
+    events, _ = linked
+    archive = event_export(events[0])
+    events[0].delete()
+    places = [("persons", 0, key) for key in archive["persons"][0]]
+    places += [("players", 0, "person")] + [("series", 0, key) for key in archive["series"][0]]
+    places += [("series", 0, "points", "champion")]
+    for place in places:
+        for value in NASTY:
+            data = copy.deepcopy(archive)
+            target = data
+            for step in place[:-1]:
+                target = target[step]
+            target[place[-1]] = value
+            try:
+                event = event_import(data=data)
+            except ServiceError:
+                assert not Event.objects.filter(slug=archive["event"]["slug"]).exists(), (place, value)
+            else:
+                event.delete()
