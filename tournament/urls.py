@@ -71,6 +71,12 @@ director_patterns = [
         name="table_forfeit",
     ),
     path("t/<slug:slug>/sit-out/", director.sit_out, name="sit_out"),
+    path("t/<slug:slug>/rounds/<int:number>/substitutes/", director.substitute_add, name="substitute_add"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/substitutes/<int:substitute_id>/remove/",
+        director.substitute_remove_view,
+        name="substitute_remove",
+    ),
     path(
         "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/clock/",
         director.table_clock,

@@ -10,10 +10,11 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from scoring.series import SERIES_POINTS_DEFAULT
 from tournament.errors import ServiceError
-from tournament.models import Payout, Pot, Table, Tournament
+from tournament.models import Payout, Pot, Substitute, Table, Tournament
 from tournament.services import persons, sheets
 from tournament.services import series as series_services
 from tournament.services.draws import round_draw, round_publish
@@ -191,6 +192,15 @@ def team_cases(tournament, client):
     }
 
 
+def substitute_on_a_signed_sheet(tournament):
+    """A substitute approved for a team of table 2, whose sheet is then signed (locked)."""
+    done = tables(tournament)[1]
+    team = done.team_at("NS")
+    substitute = Substitute.objects.create(round=done.round, team=team, replaces=team.members[1].player, name="Jo")
+    Table.objects.filter(pk=done.pk).update(locked_at=timezone.now())
+    return substitute
+
+
 def prize(team):
     """A prize handed to ``team`` (as the payout sheet would have it), not yet confirmed."""
     return Payout.objects.create(tournament=team.tournament, team=team, pot=Pot.ENTRY, place="1", amount="10.00")
@@ -267,6 +277,14 @@ def director_cases(tournament, client):
         "round_clock": (reverse("director:round_clock", args=[slug, 1]), {"action": "start"}),
         "table_forfeit": (reverse("director:table_forfeit", args=[slug, 1, 1]), {"absent": "EW"}),
         "sit_out": (reverse("director:sit_out", args=[slug]), {"team": "1", "plays": "1"}),
+        "substitute_add": (
+            reverse("director:substitute_add", args=[slug, 1]),
+            {"replaces": str(team.members[0].player.pk), "name": " "},
+        ),
+        "substitute_remove": (
+            reverse("director:substitute_remove", args=[slug, 1, substitute_on_a_signed_sheet(tournament).pk]),
+            {},
+        ),
         "table_clock": (reverse("director:table_clock", args=[slug, 1, 1]), {"action": "add", "minutes": "3"}),
         "announcements": (
             reverse("director:announcements", args=[slug]),
@@ -382,6 +400,8 @@ DIRECTOR_CASES = [
     "table_clock",
     "table_forfeit",
     "sit_out",
+    "substitute_add",
+    "substitute_remove",
     "announcements",
     "playoffs_seed",
     "playoffs_swap",

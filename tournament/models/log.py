@@ -71,6 +71,8 @@ class LogEntry(models.Model):
         FORFEIT = "forfeit", "Forfeit declared"
         FORFEIT_UNDONE = "forfeit_undone", "Forfeit undone"
         SIT_OUT = "sit_out", "Sitting out"
+        SUBSTITUTE = "substitute", "Substitute approved"
+        SUBSTITUTE_REMOVED = "substitute_removed", "Substitute taken back"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"
