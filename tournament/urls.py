@@ -128,6 +128,8 @@ urlpatterns = [
     path("my/<int:team_id>/enter/", team.team_enter, name="team_enter"),
     path("my/<int:team_id>/redeal/", team.team_redeal, name="team_redeal"),
     path("my/<int:team_id>/forget/", team.team_forget, name="team_forget"),
+    path("my/<int:team_id>/here/", team.team_here, name="team_here"),
+    path("my/<int:team_id>/withdraw/", team.team_withdraw, name="team_withdraw"),
     path(
         "my/<int:team_id>/prizes/<int:payout_id>/confirm/", team_money.team_payout_confirm, name="team_payout_confirm"
     ),

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from scoring.series import SERIES_POINTS_DEFAULT
 from tournament.errors import ServiceError
-from tournament.models import Payout, Pot, Substitute, Table, Tournament
+from tournament.models import Payout, Pot, Substitute, Table, Team, Tournament
 from tournament.services import persons, sheets
 from tournament.services import series as series_services
 from tournament.services.draws import round_draw, round_publish
@@ -173,6 +173,7 @@ def team_cases(tournament, client):
     busy = tables(tournament)[0]
     team = busy.team_at("NS")
     client.post(reverse("team_open"), {"code": team.code})
+    Team.objects.filter(pk=team.pk).update(withdraw_requested_at=timezone.now())
     page = reverse("team_page", args=[team.pk])
     player = str(team.members[0].player.pk)
     enter = {"enter-dealer": "S", "enter-bidder": "S", "enter-bid": "2:high", "enter-books": "8"}
@@ -189,6 +190,8 @@ def team_cases(tournament, client):
             reverse("team_payout_confirm", args=[team.pk, prize(team).pk]),
             {"code": busy.team_at("EW").code},
         ),
+        "team_here": (page + "here/", {}),  # the team is checked in already
+        "team_withdraw": (page + "withdraw/", {}),  # the team asked already (below)
     }
 
 
@@ -376,7 +379,16 @@ TABLE_CASES = [
     "table_time_call",
     "table_time_call_lift",
 ]
-TEAM_CASES = ["team_open", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm"]
+TEAM_CASES = [
+    "team_open",
+    "team_sign",
+    "team_accept",
+    "team_enter",
+    "team_redeal",
+    "team_payout_confirm",
+    "team_here",
+    "team_withdraw",
+]
 DIRECTOR_CASES = [
     "lockout_remove",
     "event_create",
