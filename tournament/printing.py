@@ -155,7 +155,11 @@ def round_sheets_pdf(round_: Round, *, blank: bool, base_url: str) -> bytes:
     """One page per table of the round: blank to score on paper, or completed from the records."""
     tournament = round_.tournament
     rules = tournament.rules
-    sheets = [_sheet(table, base_url, blank, rules.hands_per_round) for table in selectors.round_sheets(round_)]
+    tables = selectors.round_sheets(round_)
+    substitutes = selectors.round_substitutes(round_.pk)
+    for table in tables:
+        table.seat_views = selectors.table_seats(table, substitutes)
+    sheets = [_sheet(table, base_url, blank, rules.hands_per_round) for table in tables]
     context = {
         "round": round_,
         "tournament": tournament,

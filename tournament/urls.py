@@ -71,6 +71,12 @@ director_patterns = [
         name="table_forfeit",
     ),
     path("t/<slug:slug>/sit-out/", director.sit_out, name="sit_out"),
+    path("t/<slug:slug>/rounds/<int:number>/substitutes/", director.substitute_add, name="substitute_add"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/substitutes/<int:substitute_id>/remove/",
+        director.substitute_remove_view,
+        name="substitute_remove",
+    ),
     path(
         "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/clock/",
         director.table_clock,
@@ -122,6 +128,8 @@ urlpatterns = [
     path("my/<int:team_id>/enter/", team.team_enter, name="team_enter"),
     path("my/<int:team_id>/redeal/", team.team_redeal, name="team_redeal"),
     path("my/<int:team_id>/forget/", team.team_forget, name="team_forget"),
+    path("my/<int:team_id>/here/", team.team_here, name="team_here"),
+    path("my/<int:team_id>/withdraw/", team.team_withdraw, name="team_withdraw"),
     path(
         "my/<int:team_id>/prizes/<int:payout_id>/confirm/", team_money.team_payout_confirm, name="team_payout_confirm"
     ),

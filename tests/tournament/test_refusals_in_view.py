@@ -10,11 +10,12 @@ from urllib.parse import urlsplit
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from scoring.series import SERIES_POINTS_DEFAULT
 from tests.conftest import round_published
 from tournament.errors import ServiceError
-from tournament.models import Payout, Pot, Table, Tournament
+from tournament.models import Payout, Pot, Substitute, Table, Team, Tournament
 from tournament.services import persons, sheets
 from tournament.services import series as series_services
 from tournament.services.events import tournament_create
@@ -172,6 +173,7 @@ def team_cases(tournament, client):
     busy = tables(tournament)[0]
     team = busy.team_at("NS")
     client.post(reverse("team_open"), {"code": team.code})
+    Team.objects.filter(pk=team.pk).update(withdraw_requested_at=timezone.now())
     page = reverse("team_page", args=[team.pk])
     player = str(team.members[0].player.pk)
     enter = {"enter-dealer": "S", "enter-bidder": "S", "enter-bid": "2:high", "enter-books": "8"}
@@ -188,7 +190,18 @@ def team_cases(tournament, client):
             reverse("team_payout_confirm", args=[team.pk, prize(team).pk]),
             {"code": busy.team_at("EW").code},
         ),
+        "team_here": (page + "here/", {}),  # the team is checked in already
+        "team_withdraw": (page + "withdraw/", {}),  # the team asked already (below)
     }
+
+
+def substitute_on_a_signed_sheet(tournament):
+    """A substitute approved for a team of table 2, whose sheet is then signed (locked)."""
+    done = tables(tournament)[1]
+    team = done.team_at("NS")
+    substitute = Substitute.objects.create(round=done.round, team=team, replaces=team.members[1].player, name="Jo")
+    Table.objects.filter(pk=done.pk).update(locked_at=timezone.now())
+    return substitute
 
 
 def prize(team):
@@ -267,6 +280,14 @@ def director_cases(tournament, client):
         "round_clock": (reverse("director:round_clock", args=[slug, 1]), {"action": "start"}),
         "table_forfeit": (reverse("director:table_forfeit", args=[slug, 1, 1]), {"absent": "EW"}),
         "sit_out": (reverse("director:sit_out", args=[slug]), {"team": "1", "plays": "1"}),
+        "substitute_add": (
+            reverse("director:substitute_add", args=[slug, 1]),
+            {"replaces": str(team.members[0].player.pk), "name": " "},
+        ),
+        "substitute_remove": (
+            reverse("director:substitute_remove", args=[slug, 1, substitute_on_a_signed_sheet(tournament).pk]),
+            {},
+        ),
         "table_clock": (reverse("director:table_clock", args=[slug, 1, 1]), {"action": "add", "minutes": "3"}),
         "announcements": (
             reverse("director:announcements", args=[slug]),
@@ -358,7 +379,16 @@ TABLE_CASES = [
     "table_time_call",
     "table_time_call_lift",
 ]
-TEAM_CASES = ["team_open", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm"]
+TEAM_CASES = [
+    "team_open",
+    "team_sign",
+    "team_accept",
+    "team_enter",
+    "team_redeal",
+    "team_payout_confirm",
+    "team_here",
+    "team_withdraw",
+]
 DIRECTOR_CASES = [
     "lockout_remove",
     "event_create",
@@ -382,6 +412,8 @@ DIRECTOR_CASES = [
     "table_clock",
     "table_forfeit",
     "sit_out",
+    "substitute_add",
+    "substitute_remove",
     "announcements",
     "playoffs_seed",
     "playoffs_swap",

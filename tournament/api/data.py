@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 
 from tournament import selectors
 from tournament.api import schemas
-from tournament.models import Event, Hand, Penalty, Round, Seating, Table, Team, Tournament
+from tournament.models import Event, Hand, Penalty, Round, Seating, Substitute, Table, Team, Tournament
 from tournament.selectors.prefetch import members, seatings
 from tournament.selectors.standings import StandingRow, tournament_standings
 
@@ -115,10 +115,18 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
         .prefetch_related(members("team__memberships"))
     ):
         byes.setdefault(seating.round_id, []).append(seating)
-    return [round_out(round_, tables.get(round_.pk, []), byes.get(round_.pk, [])) for round_ in in_play]
+    substitutes = {}
+    for substitute in Substitute.objects.filter(round__in=in_play).select_related("team", "replaces"):
+        substitutes.setdefault(substitute.round_id, []).append(substitute)
+    return [
+        round_out(round_, tables.get(round_.pk, []), byes.get(round_.pk, []), substitutes.get(round_.pk, []))
+        for round_ in in_play
+    ]
 
 
-def round_out(round_: Round, tables: list, byes: list, *, with_hands: bool = False) -> schemas.RoundOut:
+def round_out(
+    round_: Round, tables: list, byes: list, substitutes: list = (), *, with_hands: bool = False
+) -> schemas.RoundOut:
     return schemas.RoundOut(
         number=round_.number,
         kind=round_.kind,
@@ -128,12 +136,17 @@ def round_out(round_: Round, tables: list, byes: list, *, with_hands: bool = Fal
         published_at=round_.published_at,
         tables=[table_out(table, with_hands=with_hands) for table in tables],
         byes=[team_ref(seating.team) for seating in byes],
+        substitutes=[
+            schemas.SubstituteOut(team=sub.team.number, replaces=sub.replaces.name, name=sub.name)
+            for sub in substitutes
+        ],
     )
 
 
 def round_with_hands(tournament: Tournament, number: int) -> schemas.RoundOut:
     round_ = get_object_or_404(Round, tournament=tournament, number=number, status__in=IN_PLAY)
-    return round_out(round_, selectors.round_sheets(round_), selectors.round_byes(round_), with_hands=True)
+    substitutes = list(round_.substitutes.select_related("team", "replaces"))
+    return round_out(round_, selectors.round_sheets(round_), selectors.round_byes(round_), substitutes, with_hands=True)
 
 
 def standing_out(row: StandingRow) -> schemas.StandingOut:

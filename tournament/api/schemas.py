@@ -124,6 +124,14 @@ class TableOut(Schema):
     rulings: list[PenaltyOut] | None = None
 
 
+class SubstituteOut(Schema):
+    """A substitute the director approved for one player of a team, for this round only."""
+
+    team: int
+    replaces: str
+    name: str
+
+
 class RoundOut(Schema):
     number: int
     kind: str
@@ -133,6 +141,7 @@ class RoundOut(Schema):
     published_at: datetime.datetime | None
     tables: list[TableOut]
     byes: list[TeamRef]
+    substitutes: list[SubstituteOut] = []
 
 
 class StandingOut(Schema):

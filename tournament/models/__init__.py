@@ -16,7 +16,7 @@ from tournament.models.log import LogEntry
 from tournament.models.money import Payment, Payout, Pot
 from tournament.models.persons import HIDDEN_NAME, Person, PersonRating, Series, SeriesTournament
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
-from tournament.models.rounds import Round, Seating, SitOut, Table, TableCard, new_table_secret
+from tournament.models.rounds import Round, Seating, SitOut, Substitute, Table, TableCard, new_table_secret
 from tournament.models.sheets import Hand, HandSubmission, Penalty, Signature
 from tournament.models.standings import TeamRecords
 from tournament.models.throttle import Throttle
@@ -44,6 +44,7 @@ __all__ = [
     "SeriesTournament",
     "Signature",
     "SitOut",
+    "Substitute",
     "Table",
     "TableCard",
     "Team",

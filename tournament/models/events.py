@@ -198,7 +198,15 @@ class Team(models.Model):
     )
     side_pot = models.BooleanField(default=False, help_text="In the side pot.")
     checked_in = models.BooleanField(default=False)
+    self_checked_in_at = models.DateTimeField(
+        null=True, blank=True, help_text="The team checked itself in on its own page (we're here)."
+    )
     withdrawn = models.BooleanField(default=False)
+    withdraw_requested_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The team asked on its page to withdraw after this round; the director confirms.",
+    )
     code = models.CharField(max_length=CODE_LENGTH, unique=True, default=new_team_code, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

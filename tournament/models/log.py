@@ -71,6 +71,10 @@ class LogEntry(models.Model):
         FORFEIT = "forfeit", "Forfeit declared"
         FORFEIT_UNDONE = "forfeit_undone", "Forfeit undone"
         SIT_OUT = "sit_out", "Sitting out"
+        SUBSTITUTE = "substitute", "Substitute approved"
+        SUBSTITUTE_REMOVED = "substitute_removed", "Substitute taken back"
+        SELF_CHECK_IN = "self_check_in", "Team checked itself in"
+        WITHDRAW_REQUESTED = "withdraw_requested", "Team asked to withdraw"
 
     class Actor(models.TextChoices):
         STAFF = "staff", "Staff"

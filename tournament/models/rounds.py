@@ -235,6 +235,25 @@ class SitOut(models.Model):
         return f"{self.team} sits out round {self.round_number}"
 
 
+class Substitute(models.Model):
+    """With the director's approval, a team plays one round with a substitute in place of one of its players;
+    the other stays (one substitute per team and round). The results are the team's."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="substitutes")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="substitutes")
+    replaces = models.ForeignKey("tournament.Player", on_delete=models.RESTRICT, related_name="+")
+    name = models.CharField(max_length=120)
+    reason = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "team__number"]
+        constraints = [models.UniqueConstraint(fields=["round", "team"], name="one_substitute_per_team_and_round")]
+
+    def __str__(self):
+        return f"{self.name} for {self.replaces.name} ({self.team}, round {self.round.number})"
+
+
 class TableCard(models.Model):
     """The card that stays on table N all event: its link opens whichever round's table N is being played,
     so one phone can keep the table's sheet from the first round to the last."""

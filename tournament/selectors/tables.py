@@ -6,7 +6,7 @@ from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
 from scoring import Seat
-from tournament.models import Hand, LogEntry, Penalty, Player, Round, Seating, Signature, Table
+from tournament.models import Hand, LogEntry, Penalty, Player, Round, Seating, Signature, Substitute, Table
 from tournament.selectors.prefetch import penalties, seatings
 
 
@@ -26,25 +26,51 @@ def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
 
 @dataclass(frozen=True)
 class SeatView:
+    """A seat and who plays in it: the team's player, or the substitute approved for this round in their place."""
+
     seat: Seat
     player: Player | None
+    substitute: str = ""
 
     @property
     def label(self) -> str:
         return self.seat.label
 
     @property
+    def name(self) -> str:
+        return self.substitute or (self.player.name if self.player else "")
+
+    @property
+    def shown(self) -> str:
+        """The name as the pages print it: "Jo Lee (substitute for Player 0a)"."""
+        if self.substitute and self.player:
+            return f"{self.substitute} (substitute for {self.player.name})"
+        return self.name
+
+    @property
     def pair(self) -> str:
         return self.seat.pair
 
 
-def table_seats(table: Table) -> list[SeatView]:
-    """The four seats clockwise from North with their players: each team's first player sits North or East."""
+def round_substitutes(round_id: int) -> dict[tuple[int, int], str]:
+    """The substitutes of a round: the name playing for each (team, replaced player), in one query."""
+    rows = Substitute.objects.filter(round_id=round_id).values_list("team_id", "replaces_id", "name")
+    return {(team_id, player_id): name for team_id, player_id, name in rows}
+
+
+def table_seats(table: Table, substitutes: dict[tuple[int, int], str] | None = None) -> list[SeatView]:
+    """The four seats clockwise from North with their players: each team's first player sits North or East; a
+    substitute approved for the round plays in place of the player they replace (``substitutes`` from
+    ``round_substitutes``, read here when not given)."""
+    if substitutes is None:
+        substitutes = round_substitutes(table.round_id)
     views = []
     for seat in Seat:
         team = table.team_at(seat.pair)
         players = [member.player for member in team.members] if team else []
-        views.append(SeatView(seat, players[seat.position] if len(players) > seat.position else None))
+        player = players[seat.position] if len(players) > seat.position else None
+        instead = substitutes.get((team.pk, player.pk), "") if team and player else ""
+        views.append(SeatView(seat, player, instead))
     return views
 
 

@@ -1,5 +1,5 @@
-"""Absent teams (RULES.md, Absent teams and substitutes): a forfeit declared at a table, undone like any ruling;
-a team marked sitting out a round before it is drawn."""
+"""Absent teams and substitutes (RULES.md): a forfeit declared at a table, undone like any ruling; a team marked
+sitting out a round before it is drawn; a substitute approved for one player of a team for one round."""
 
 from dataclasses import dataclass, field
 
@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from scoring import Absent, ScoringError, forfeit_check
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Round, SitOut, Table, Team
+from tournament.models import LogEntry, Player, Round, Seating, SitOut, Substitute, Table, Team
 from tournament.selectors.teams import absent_twice
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.recompute import table_recompute
@@ -134,3 +134,60 @@ def team_sit_out_set(
         after={"round": round_number, "sits_out": sits_out},
     )
     return team
+
+
+@transaction.atomic
+def substitute_approve(
+    *, team: Team, round: Round, replaces: Player, name: str, reason: str = "", actor: Actor | None = None
+) -> Substitute:
+    """Approve a substitute playing one round in place of one of the team's players; the other stays, so a team
+    has one substitute a round at most. The results stay the team's; the team's other rounds are unchanged."""
+    actor = actor_of(actor)
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("Give the substitute's name.", field="name")
+    if len(name) > 120:
+        raise ServiceError("A name of 120 characters at most.", field="name")
+    if round.tournament_id != team.tournament_id:
+        raise ServiceError(f"{team} does not play in this tournament's round.", field="team")
+    if not team.memberships.filter(player=replaces).exists():
+        raise ServiceError(f"{replaces.name} is not a player of {team}.", field="replaces")
+    if Substitute.objects.filter(team=team, round=round).exists():
+        raise ServiceError(
+            f"{team} already plays {round.title.lower()} with a substitute: at least one of its own players stays.",
+            field="replaces",
+        )
+    seating = Seating.objects.filter(team=team, round=round).select_related("table").first()
+    if seating is not None and seating.table is not None and seating.table.signed:
+        raise ServiceError(f"{team}'s sheet of {round.title.lower()} is signed: it was played as it stands.")
+    if round.status == Round.Status.CLOSED:
+        raise ServiceError(f"{round.title} is closed.")
+    substitute = Substitute.objects.create(round=round, team=team, replaces=replaces, name=name, reason=reason.strip())
+    log_write(
+        actor=actor,
+        action=LogEntry.Action.SUBSTITUTE,
+        summary=f"{team}, {round.title.lower()}: {name} plays for {replaces.name}",
+        team=team,
+        round_number=round.number,
+        reason=reason,
+        after={"round": round.number, "replaces": replaces.name, "name": name},
+    )
+    return substitute
+
+
+@transaction.atomic
+def substitute_remove(*, substitute: Substitute, actor: Actor | None = None) -> None:
+    """Take back an approved substitute (the team's own player plays after all)."""
+    actor = actor_of(actor)
+    seating = Seating.objects.filter(team=substitute.team, round=substitute.round).select_related("table").first()
+    if seating is not None and seating.table is not None and seating.table.signed:
+        raise ServiceError("The sheet is signed: the substitute played that round.")
+    log_write(
+        actor=actor,
+        action=LogEntry.Action.SUBSTITUTE_REMOVED,
+        summary=f"{substitute.team}, {substitute.round.title.lower()}: {substitute.replaces.name} plays after all",
+        team=substitute.team,
+        round_number=substitute.round.number,
+        before={"round": substitute.round.number, "replaces": substitute.replaces.name, "name": substitute.name},
+    )
+    substitute.delete()

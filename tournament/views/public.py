@@ -137,7 +137,8 @@ def _draw_context(request, tournament):
     tables, byes = [], []
     if current is not None:
         tables, byes = selectors.draw_matches(selectors.round_tables(current), selectors.round_byes(current), query)
-    seated = [(table, selectors.table_seats(table)) for table in tables]
+    substitutes = selectors.round_substitutes(current.pk) if current is not None else {}
+    seated = [(table, selectors.table_seats(table, substitutes)) for table in tables]
     return _tournament_context(
         tournament, round=current, tables=seated, byes=byes, query=query, live=selectors.round_is_live(current)
     )

@@ -18,7 +18,7 @@ from tournament.selectors.clock import clock_view
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
-from tournament.services.teams import team_code_open
+from tournament.services.teams import team_code_open, team_self_check_in, team_withdraw_request
 from tournament.views.common import first_error_focus, refusal_say, service_run
 from tournament.views.device import device_of
 
@@ -69,6 +69,20 @@ def team_forget(request, team_id):
     return redirect("team_open")
 
 
+SEEN_ROUNDS = "team_seen_rounds"
+
+
+def _new_table(request, team: Team, now) -> bool:
+    """Whether the team's latest round came out since this phone last showed the page (the page then shows a
+    banner and the phone vibrates); the first showing only remembers it."""
+    seen = request.session.get(SEEN_ROUNDS, {})
+    number = now.round.number if now.round else 0
+    shown_before = seen.get(str(team.pk))
+    if shown_before != number:
+        request.session[SEEN_ROUNDS] = {**seen, str(team.pk): number}
+    return shown_before is not None and number > shown_before
+
+
 def _page(request, team: Team, status=200, **overrides):
     now = team_now(team)
     version = now.table.version if now.table else 0
@@ -94,6 +108,7 @@ def _page(request, team: Team, status=200, **overrides):
         "double": team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE,
         "enters": now.table is not None and _enters(now),
         "clock": clock_view(now.table, team.tournament.rules) if now.table and not now.table.signed else None,
+        "new_table": _new_table(request, team, now),
     }
     context.update(overrides)
     return render(request, "team/mine.html", context, status=status)
@@ -204,3 +219,21 @@ def team_redeal(request, team_id):
         sheets.hand_submit, table=now.table, pair=now.pair, code=team.code, actor=Actor.team(team, device_of(request))
     )
     return _act(request, team, form, submit, _submitted, drawn=_enters(now), redeal_form=form)
+
+
+@require_POST
+def team_here(request, team_id):
+    """ "We're here": the team checks itself in from its own page."""
+    team = _team(request, team_id)
+    check_in = partial(team_self_check_in, team=team, actor=Actor.team(team, device_of(request)))
+    service_run(request, check_in, "Checked in: the desk sees your team is here.")
+    return redirect("team_page", team_id=team.pk)
+
+
+@require_POST
+def team_withdraw(request, team_id):
+    """ "Withdraw after this round": a request the director confirms at the desk."""
+    team = _team(request, team_id)
+    ask = partial(team_withdraw_request, team=team, actor=Actor.team(team, device_of(request)))
+    service_run(request, ask, "The director is told your team withdraws after this round.")
+    return redirect("team_page", team_id=team.pk)

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 
 from scoring import Pair
-from tournament.models import Event, Hand, HandSubmission, LogEntry, Penalty, Signature, Table, Tournament
+from tournament.models import Event, Hand, HandSubmission, LogEntry, Penalty, Signature, Substitute, Table, Tournament
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive.money import money_export
 from tournament.services.archive.persons import persons_export, series_export
@@ -142,6 +142,18 @@ def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:
         "announcements": [
             {"text": a.text, "created_at": _time(a.created_at), "expires_at": _time(a.expires_at)}
             for a in tournament.announcements.order_by("created_at", "pk")
+        ],
+        "substitutes": [
+            {
+                "team": team_numbers[sub.team_id],
+                "round": sub.round.number,
+                "replaces": player_ids[sub.replaces_id],
+                "name": sub.name,
+                "reason": sub.reason,
+            }
+            for sub in Substitute.objects.filter(round__tournament=tournament)
+            .select_related("round")
+            .order_by("round__number", "team__number")
         ],
         "sit_outs": [
             {"team": team_numbers[sit_out.team_id], "round": sit_out.round_number, "reason": sit_out.reason}

@@ -25,6 +25,7 @@ from tournament.models import (
     Round,
     Seating,
     SitOut,
+    Substitute,
     Table,
     Team,
     TeamMember,
@@ -360,7 +361,27 @@ def _import_tournament(
     elif playoff_tables:
         refuse(f"{path}.playoff.published_at", "tables play playoff matches, but the bracket was never published")
     _check_placings(tournament, entry.playoff.placings, f"{path}.playoff.placings")
+    _import_substitutes(entry.substitutes, f"{path}.substitutes", {r.number: r for r in rounds}, team, player)
     return tournament
+
+
+def _import_substitutes(entries: list[schema.SubstituteData], path: str, rounds: dict, team, player) -> None:
+    """Substitutes of the tournament's rounds: one a team and round, for one of the team's own players."""
+    seen = set()
+    for index, item in enumerate(entries):
+        where = f"{path}[{index}]"
+        if item.round not in rounds:
+            refuse(f"{where}.round", f"no round {item.round} in this tournament")
+        owner = team(item.team, f"{where}.team")
+        replaced = player(item.replaces, f"{where}.replaces")
+        if not owner.memberships.filter(player=replaced).exists():
+            refuse(f"{where}.replaces", f"player {item.replaces} is not on team {item.team}")
+        if (item.team, item.round) in seen:
+            refuse(where, "a team plays a round with one substitute at most")
+        seen.add((item.team, item.round))
+        Substitute.objects.create(
+            round=rounds[item.round], team=owner, replaces=replaced, name=item.name, reason=item.reason
+        )
 
 
 def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:

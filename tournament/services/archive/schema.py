@@ -320,6 +320,16 @@ class SitOutData(Part):
     reason: text(200) = ""
 
 
+class SubstituteData(Part):
+    """A substitute the director approved for one player of a team (``replaces``, a player id) for one round."""
+
+    team: TeamNumber
+    round: number(1, 100)
+    replaces: PlayerId
+    name: text(120, needed=True)
+    reason: text(200) = ""
+
+
 class TournamentData(Part):
     name: text(120, needed=True)
     slug: Slug
@@ -338,6 +348,7 @@ class TournamentData(Part):
     log: list[LogData] = []
     rounds: list[RoundData] = []
     sit_outs: list[SitOutData] = []
+    substitutes: list[SubstituteData] = []
 
 
 class Archive(Part):

@@ -5,6 +5,7 @@ from tournament.services.teams.csv_import import CSV_COLUMNS, teams_import_csv
 from tournament.services.teams.desk import DESK_FIELDS, team_desk_update
 from tournament.services.teams.entries import MAX_TEAM_NUMBER, PlayerEntry, team_entry_problems
 from tournament.services.teams.register import team_register, team_snapshot, team_update
+from tournament.services.teams.self_service import team_self_check_in, team_withdraw_request
 
 __all__ = [
     "CSV_COLUMNS",
@@ -16,7 +17,9 @@ __all__ = [
     "team_desk_update",
     "team_entry_problems",
     "team_register",
+    "team_self_check_in",
     "team_snapshot",
     "team_update",
+    "team_withdraw_request",
     "teams_import_csv",
 ]

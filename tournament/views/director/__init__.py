@@ -1,6 +1,6 @@
 """The tournament director's and scorekeepers' pages: thin wrappers around forms, services and selectors."""
 
-from tournament.views.director.absence import sit_out, table_forfeit
+from tournament.views.director.absence import sit_out, substitute_add, substitute_remove_view, table_forfeit
 from tournament.views.director.access import StaffLoginView, code_pause_lift, code_pauses, lockout_remove, lockouts
 from tournament.views.director.clock import round_clock, table_clock
 from tournament.views.director.events import (
@@ -88,6 +88,8 @@ __all__ = [
     "round_unpublish",
     "sit_out",
     "standings_pdf",
+    "substitute_add",
+    "substitute_remove_view",
     "table_cards_pdf",
     "table_clock",
     "table_forfeit",

@@ -1,14 +1,23 @@
-"""Absent teams from the director's pages: a forfeit declared (or undone) at a table from the live view, and a
-team marked sitting out the next round from the draw page."""
+"""Absent teams and substitutes from the director's pages: a forfeit declared (or undone) at a table from the
+live view, a team marked sitting out the next round from the draw page, a substitute approved on the round's
+page."""
 
 from functools import partial
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament import selectors
-from tournament.services.absence import table_forfeit_declare, table_forfeit_undo, team_sit_out_set
+from tournament.models import TeamMember
+from tournament.services.absence import (
+    substitute_approve,
+    substitute_remove,
+    table_forfeit_declare,
+    table_forfeit_undo,
+    team_sit_out_set,
+)
 from tournament.services.draws import next_round_number
 from tournament.views.common import refusal_say, request_actor, service_run
 from tournament.views.permissions import director_required
@@ -55,3 +64,48 @@ def sit_out(request, slug):
     )
     service_run(request, mark, f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}.")
     return redirect("director:round_new", slug=slug)
+
+
+def _to_round(slug, number, *, done: bool = False):
+    """The round's page: at its substitutes when done, else at the top where the refusal is said."""
+    page = reverse("director:round", args=[slug, number])
+    return redirect(f"{page}#substitutes" if done else page)
+
+
+@require_POST
+@director_required
+def substitute_add(request, slug, number):
+    """Approve a substitute for one player of a team, for this round (the player's team is the player's own)."""
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    value = request.POST.get("replaces", "")
+    member = (
+        TeamMember.objects.filter(tournament=tournament, player_id=int(value)).select_related("team", "player").first()
+        if value.isdigit() and len(value) < 10
+        else None
+    )
+    if member is None:
+        refusal_say(request, "Choose the player the substitute replaces.")
+        return _to_round(slug, number)
+    approve = partial(
+        substitute_approve,
+        team=member.team,
+        round=round_,
+        replaces=member.player,
+        name=request.POST.get("name", "")[:200],
+        reason=request.POST.get("reason", "")[:200],
+        actor=request_actor(request),
+    )
+    ran = service_run(request, approve, "{0.name} plays {0.round.title} for {0.replaces.name}.".format)
+    return _to_round(slug, number, done=ran.done)
+
+
+@require_POST
+@director_required
+def substitute_remove_view(request, slug, number, substitute_id):
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    substitute = get_object_or_404(round_.substitutes.select_related("team", "replaces", "round"), pk=substitute_id)
+    remove = partial(substitute_remove, substitute=substitute, actor=request_actor(request))
+    ran = service_run(request, remove, f"{substitute.replaces.name} plays for {substitute.team} after all.")
+    return _to_round(slug, number, done=ran.done)

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
+from tournament.models import TeamMember
 from tournament.selectors.clock import round_projections
 from tournament.selectors.teams import absent_twice
 from tournament.services import draws
@@ -50,6 +51,10 @@ def round_detail(request, slug, number):
         "link_base": printing.link_base(request),
         "played": any(table.hands_played for table in tables),
         **clock_context(round_, tables, tournament.rules),
+        "substitutes": round_.substitutes.select_related("team", "replaces").order_by("team__number"),
+        "members": TeamMember.objects.filter(tournament=tournament, team__withdrawn=False)
+        .select_related("team", "player")
+        .order_by("team__number", "position"),
     }
     if round_.is_draft:
         team_choices = selectors.teams_with_players(tournament).filter(withdrawn=False)
