@@ -281,6 +281,8 @@ def choose(page, name: str, value: str):
 
 def test_a_round_entered_and_signed_from_the_keyboard_alone(phone, dealt_table):
     phone.goto(f"/table/{dealt_table.secret}/")
+    for suit in ("Spades", "Hearts", "Diamonds", "Clubs"):
+        assert phone.get_by_role("radio", name=suit, exact=True).count() == 1, f"{suit} named, not only drawn"
     for number, (bidder, bid, books) in enumerate(
         [("N", "3:high", "9"), ("E", "4:low", "10"), ("S", "2:nt", "8"), ("W", "1:high", "7")], start=1
     ):

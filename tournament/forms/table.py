@@ -28,6 +28,17 @@ class SeatButtons(ChoiceButtons):
         return option
 
 
+class SuitButtons(ChoiceButtons):
+    """The suits as their symbols, each also named in words for a screen reader."""
+
+    option_template_name = "table/widgets/suit_button.html"
+
+    def create_option(self, *args, **kwargs):
+        option = super().create_option(*args, **kwargs)
+        option["suit_name"] = Suit(option["value"]).label
+        return option
+
+
 def _seat_choices(seats):
     return [(seat.seat.value, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
 
@@ -113,7 +124,7 @@ class HandForm(VersionedForm):
     )
     suit = forms.ChoiceField(
         choices=[(suit.value, suit.symbol) for suit in Suit],
-        widget=ChoiceButtons,
+        widget=SuitButtons,
         required=False,
         label="Trump, if named (optional)",
     )
