@@ -18,7 +18,7 @@ from tournament.services.log import Actor, log_write
 security_log = logging.getLogger("tournament.security")
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnly:
     """Shown to read; only the app's services write these."""
 
     def has_add_permission(self, request, obj=None):
@@ -29,6 +29,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
+    """Shown to read; only the app's services write these."""
 
 
 class GuardedAdmin(ReadOnlyAdmin):
@@ -59,18 +63,9 @@ class GuardedAdmin(ReadOnlyAdmin):
             log_write(actor=Actor.staff(request.user), summary=summary, **where)
 
 
-class TeamMemberInline(admin.TabularInline):
+class TeamMemberInline(ReadOnly, admin.TabularInline):
     model = models.TeamMember
     extra = 0
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(models.Event)

@@ -92,6 +92,16 @@ class TeamListing(tables.Table):
         return "yes" if value else "no"
 
 
+def players_column() -> tables.Column:
+    """A ranked team's players, on wide screens only."""
+    return tables.Column(
+        accessor="team__player_names",
+        verbose_name="Players",
+        orderable=False,
+        attrs={"td": {"class": "wide-only players"}, "th": {"class": "wide-only players"}},
+    )
+
+
 class TeamsRanked(tables.Table):
     """A tournament's teams in order, each linked to its team page unless ``link_teams`` is false."""
 
@@ -112,12 +122,7 @@ class StandingsListing(TeamsRanked):
 
     place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
     team = tables.Column(accessor="team__display_name", verbose_name="Team", order_by=("team__number",))
-    players = tables.Column(
-        accessor="team__player_names",
-        verbose_name="Players",
-        orderable=False,
-        attrs={"td": {"class": "wide-only players"}, "th": {"class": "wide-only players"}},
-    )
+    players = players_column()
     city = tables.Column(accessor="team__city", verbose_name="City", attrs=WIDE)
     record = tables.Column(
         accessor="won_lost_tied",
@@ -181,12 +186,7 @@ class PlacingListing(TeamsRanked):
 
     place = tables.Column(accessor="label", verbose_name="Place", orderable=False)
     team = tables.Column(accessor="team__display_name", verbose_name="Team", orderable=False)
-    players = tables.Column(
-        accessor="team__player_names",
-        verbose_name="Players",
-        orderable=False,
-        attrs={"td": {"class": "wide-only players"}, "th": {"class": "wide-only players"}},
-    )
+    players = players_column()
     reached = tables.Column(accessor="reached", verbose_name="How", orderable=False)
 
     class Meta:

@@ -75,3 +75,17 @@ def test_a_penalty_of_a_re_deal_is_removable_unless_it_caused_the_re_deal(client
         sheets.penalty_remove(penalty=cause, version=sheet.version(table))
     sheets.penalty_remove(penalty=taken, version=sheet.version(table))
     assert not misdeal.penalties.exists()
+
+
+def test_a_change_carries_its_context_whole_or_as_the_keywords_scripts_have_always_passed(table, sheet, scorekeeper):
+    context = sheets.ChangeContext(version=sheet.version(table), actor=TABLE_LINK)
+    first = sheets.hand_record(table=table, entry=sheets.HandEntry("N", "N", 3, "high", 9), context=context)
+    east = sheets.HandEntry("E", "N", 3, "high", 9)
+    second = sheets.hand_record(table=table, entry=east, version=1, user=scorekeeper)
+    assert (first.by_staff, second.by_staff) == (False, True), "a logged-in user acts as staff"
+    changed = sheets.hand_update(
+        hand=first, entry=sheets.HandEntry("N", "N", 4, "high", 10), version=2, actor=Actor.staff(scorekeeper)
+    )
+    assert (changed.bid_level, changed.by_staff) == (4, True)
+    with pytest.raises(TypeError):
+        sheets.hand_remove(hand=changed, context=sheets.ChangeContext(version=3), actor=TABLE_LINK)

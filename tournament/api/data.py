@@ -226,26 +226,7 @@ def bracket(tournament: Tournament) -> schemas.BracketOut:
         double_elimination=tournament.playoff_double,
         third_place=tournament.playoff_third_place,
         seeds=[schemas.SeedOut(seed=s.seed, team=team_ref(s.team)) for s in selectors.playoff_seeds(tournament)],
-        matches=[
-            schemas.MatchOut(
-                code=m.code,
-                label=m.label,
-                bracket=m.bracket,
-                round=m.bracket_round,
-                stage=m.stage,
-                top=m.top_source,
-                bottom=m.bottom_source,
-                top_team=team_ref(m.top_team),
-                bottom_team=team_ref(m.bottom_team),
-                table=m.table.number if m.table else None,
-                ns_total=m.table.ns_total if m.table else None,
-                ew_total=m.table.ew_total if m.table else None,
-                winner=team_ref(m.winner),
-                conditional=m.conditional,
-                not_needed=m.not_needed,
-            )
-            for m in matches
-        ],
+        matches=[schemas.MatchOut.model_validate(match) for match in matches],
         champion=team_ref(selectors.tournament_champion(tournament)),
     )
 

@@ -189,18 +189,20 @@ class SeedOut(Schema):
 
 
 class MatchOut(Schema):
+    """A match of the bracket, read from the stored match and the table that plays it."""
+
     code: str
     label: str
     bracket: str
-    round: int
+    round: int = read("bracket_round", "round")
     stage: int
-    top: str
-    bottom: str
+    top: str = read("top_source", "top")
+    bottom: str = read("bottom_source", "bottom")
     top_team: TeamRef | None
     bottom_team: TeamRef | None
-    table: int | None
-    ns_total: int | None
-    ew_total: int | None
+    table: int | None = read("table.number", "table", None)
+    ns_total: int | None = read("table.ns_total", "ns_total", None)
+    ew_total: int | None = read("table.ew_total", "ew_total", None)
     winner: TeamRef | None
     conditional: bool
     not_needed: bool

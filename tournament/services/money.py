@@ -95,33 +95,39 @@ def _pot(pot: str) -> str:
     return pot
 
 
+def _amount(amount, *, missing: str):
+    """A sum of money as entered at the desk, refused beside its field when it is not one or is nothing."""
+    amount = _checked(amount_check, amount, field="amount")
+    if amount == 0:
+        raise ServiceError(missing, field="amount")
+    return amount
+
+
+def _money_record(team: Team, actor, action: str, summary: str, *, reason: str = "", **payment) -> Payment:
+    """Store money received from or handed back to a team, settle its fee, and log it."""
+    actor = actor_of(actor)
+    record = Payment.objects.create(
+        tournament=team.tournament, team=team, reason=reason[:200], recorded_by=actor.name, **payment
+    )
+    _fee_settled(team)
+    after = {"amount": str(record.amount), "method": record.method, "pot": record.pot}
+    log_write(actor=actor, action=action, summary=summary, team=team, reason=reason, after=after)
+    return record
+
+
 @transaction.atomic
 def payment_record(
     *, team: Team, amount, method: str = Payment.Method.CASH, pot: str = Pot.ENTRY, actor: Actor | None = None
 ) -> Payment:
     """Money received from a team at the desk, for its entry fee or the side pot."""
-    team = _locked_team(team)
-    amount = _checked(amount_check, amount, field="amount")
-    if amount == 0:
-        raise ServiceError("Enter the amount received.", field="amount")
+    team, amount = _locked_team(team), _amount(amount, missing="Enter the amount received.")
     if method not in Payment.Method.values:
         raise ServiceError("Choose how it was paid.", field="method")
     if _pot(pot) == Pot.SIDE_POT and not team.side_pot:
         raise ServiceError(f"Team #{team.number} is not in the side pot: put it in first.", field="pot")
-    actor = actor_of(actor)
-    payment = Payment.objects.create(
-        tournament=team.tournament, team=team, pot=pot, amount=amount, method=method, recorded_by=actor.name
-    )
-    _fee_settled(team)
-    log_write(
-        actor=actor,
-        action=LogEntry.Action.PAYMENT,
-        summary=f"Team #{team.number} {team.display_name} paid {amount} ({payment.get_method_display().lower()}) "
-        f"for the {payment.get_pot_display().lower()}",
-        team=team,
-        after={"amount": str(amount), "method": method, "pot": pot},
-    )
-    return payment
+    paid = f"{amount} ({Payment.Method(method).label.lower()}) for the {Pot(pot).label.lower()}"
+    summary = f"Team #{team.number} {team.display_name} paid {paid}"
+    return _money_record(team, actor, LogEntry.Action.PAYMENT, summary, pot=pot, amount=amount, method=method)
 
 
 @transaction.atomic
@@ -129,11 +135,8 @@ def refund_record(
     *, team: Team, amount, reason: str, pot: str = Pot.ENTRY, method: str = Payment.Method.CASH, actor=None
 ) -> Payment:
     """Money handed back to a team (a withdrawal, a mistake): never more than it has paid, with a reason."""
-    team = _locked_team(team)
-    amount = _checked(amount_check, amount, field="amount")
+    team, amount = _locked_team(team), _amount(amount, missing="Enter the amount refunded.")
     reason = (reason or "").strip()
-    if amount == 0:
-        raise ServiceError("Enter the amount refunded.", field="amount")
     if not reason:
         raise ServiceError("Say why the money is refunded: it goes in the log.", field="reason")
     account = desk_money(team.tournament, [team]).accounts[team.pk]
@@ -145,27 +148,9 @@ def refund_record(
         )
     if team.tournament.payouts.exists():
         raise ServiceError("Prizes have been paid already: a refund now would unbalance the payout sheet.")
-    actor = actor_of(actor)
-    refund = Payment.objects.create(
-        tournament=team.tournament,
-        team=team,
-        kind=Payment.Kind.REFUND,
-        pot=pot,
-        amount=amount,
-        method=method,
-        reason=reason[:200],
-        recorded_by=actor.name,
-    )
-    _fee_settled(team)
-    log_write(
-        actor=actor,
-        action=LogEntry.Action.REFUND,
-        summary=f"Team #{team.number} {team.display_name} was refunded {amount} of the {Pot(pot).label.lower()}",
-        team=team,
-        reason=reason,
-        after={"amount": str(amount), "method": method, "pot": pot},
-    )
-    return refund
+    summary = f"Team #{team.number} {team.display_name} was refunded {amount} of the {Pot(pot).label.lower()}"
+    refund = {"kind": Payment.Kind.REFUND, "pot": pot, "amount": amount, "method": method}
+    return _money_record(team, actor, LogEntry.Action.REFUND, summary, reason=reason, **refund)
 
 
 @transaction.atomic

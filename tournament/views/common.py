@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 
 from tournament.errors import ServiceError
 from tournament.security import client_ip
@@ -106,6 +106,16 @@ def form_action(request, form, service: Callable[..., object], *, done, invalid:
         refusal_say(request, invalid)
         return redirect(to, **kwargs)
     return run_and_redirect(request, lambda: service(**form.cleaned_data), done, to, **kwargs)
+
+
+def tournament_context(tournament, **extra) -> dict:
+    """What every page of a tournament shows: the tournament and its event, with the page's own ``extra``."""
+    return {"tournament": tournament, "event": tournament.event, **extra}
+
+
+def form_page(request, form, title: str, submit: str, **context):
+    """A staff page that is one form: its title and its button's word."""
+    return render(request, "director/form.html", {"form": form, "title": title, "submit": submit, **context})
 
 
 def pdf_response(content: bytes, filename: str) -> HttpResponse:

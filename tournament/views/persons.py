@@ -39,37 +39,40 @@ def event_persons(request, event_slug):
     return render(request, "director/persons_link.html", context)
 
 
+def _event_player_action(request, event_slug, form_class, service, *, done, invalid: str):
+    """A player of the event chosen on ``form_class``, acted on by ``service(actor=..., **answers)``; back to the
+    event's players and persons, where what happened is said."""
+    event = selectors.event_get(event_slug)
+    form = form_class(request.POST)
+    form.fields["player"].queryset = event.players.all()
+    run = partial(service, actor=request_actor(request))
+    back = {"to": "director:event_persons", "event_slug": event.slug}
+    return form_action(request, form, run, done=done, invalid=invalid, **back)
+
+
 @director_required
 @require_POST
 def event_person_link(request, event_slug):
-    event = selectors.event_get(event_slug)
-    form = LinkForm(request.POST)
-    form.fields["player"].queryset = event.players.all()
-    return form_action(
+    return _event_player_action(
         request,
-        form,
-        lambda player, person: persons.player_link(player=player, person=person, actor=request_actor(request)),
+        event_slug,
+        LinkForm,
+        persons.player_link,
         done=lambda person: f"Linked to {person} (person {person.pk}).",
         invalid="Choose a player, and a person number that exists (or leave it blank for a new person).",
-        to="director:event_persons",
-        event_slug=event.slug,
     )
 
 
 @director_required
 @require_POST
 def event_person_unlink(request, event_slug):
-    event = selectors.event_get(event_slug)
-    form = UnlinkForm(request.POST)
-    form.fields["player"].queryset = event.players.all()
-    return form_action(
+    return _event_player_action(
         request,
-        form,
-        lambda player: persons.player_unlink(player=player, actor=request_actor(request)),
+        event_slug,
+        UnlinkForm,
+        persons.player_unlink,
         done=lambda player: f"{player} is no longer linked to a person.",
         invalid="Choose a player of this event.",
-        to="director:event_persons",
-        event_slug=event.slug,
     )
 
 

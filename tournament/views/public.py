@@ -13,6 +13,7 @@ from tournament.selectors.standings import tournament_standings
 from tournament.selectors.statistics import tournament_statistics
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
 from tournament.views.cache import LIVE, public_page
+from tournament.views.common import tournament_context
 
 PLACINGS_ON_HOME = 8
 PROJECTOR_SECONDS = 15
@@ -38,15 +39,11 @@ def event_page(request, event_slug):
     return render(request, "public/event.html", {"event": event, "tournaments": event.tournaments.all()})
 
 
-def _tournament_context(tournament, **extra):
-    return {"tournament": tournament, "event": tournament.event, **extra}
-
-
 def tournament_home(request, slug):
     tournament = selectors.tournament_get(slug)
     current = selectors.round_current(tournament)
     placings = selectors.tournament_placings(tournament)
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         placings=placings[:PLACINGS_ON_HOME] if placings else None,
         more_placings=len(placings) > PLACINGS_ON_HOME if placings else False,
@@ -80,7 +77,7 @@ def _standings_context(request, tournament, **extra):
     """The public standings (``public/_standings.html``): the listing, and its rows linking to the teams."""
     team_url = reverse("public:team", args=[tournament.slug, 1]).removesuffix("1/")
     listing = _standings_listing(request, tournament)
-    return _tournament_context(tournament, standings=listing, rows=listing.public_rows(team_url), **extra)
+    return tournament_context(tournament, standings=listing, rows=listing.public_rows(team_url), **extra)
 
 
 def _placings_listing(request, tournament, placings):
@@ -139,7 +136,7 @@ def _draw_context(request, tournament):
         tables, byes = selectors.draw_matches(selectors.round_tables(current), selectors.round_byes(current), query)
     substitutes = selectors.round_substitutes(current.pk) if current is not None else {}
     seated = [(table, selectors.table_seats(table, substitutes)) for table in tables]
-    return _tournament_context(
+    return tournament_context(
         tournament, round=current, tables=seated, byes=byes, query=query, live=selectors.round_is_live(current)
     )
 
@@ -162,7 +159,7 @@ def draw_fragment(request, tournament):
 @public_page(team_page=True)
 def team(request, tournament, number):
     team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
-    context = _tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
+    context = tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
     return render(request, "public/team.html", context)
 
 
@@ -177,7 +174,7 @@ def projector(request, tournament):
     the event's awards, each as pages of large lines that turn by themselves (?seconds=N per page)."""
     current = selectors.round_current(tournament)
     tables = selectors.round_tables(current) if current else []
-    context = _tournament_context(
+    context = tournament_context(
         tournament,
         round=current,
         clock=clock_view(current, tournament.rules) if current else None,
@@ -200,7 +197,7 @@ def _followed(request) -> int | None:
 
 
 def _bracket_context(request, tournament):
-    return _tournament_context(
+    return tournament_context(
         tournament,
         tree=bracket_tree(tournament, team=_followed(request)),
         champion=selectors.tournament_champion(tournament),

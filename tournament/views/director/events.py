@@ -13,7 +13,14 @@ from tournament import forms, selectors
 from tournament.roles import is_director
 from tournament.selectors.next_step import round_can_be_drawn, tournament_next_step
 from tournament.services import events
-from tournament.views.common import form_saved, refusal_say, request_actor, run_and_redirect
+from tournament.views.common import (
+    form_page,
+    form_saved,
+    refusal_say,
+    request_actor,
+    run_and_redirect,
+    tournament_context,
+)
 from tournament.views.permissions import director_required, scorekeeper_required
 
 LOG_PAGE_SIZE = 100
@@ -29,10 +36,6 @@ def dashboard(request):
     return render(request, "director/dashboard.html", context)
 
 
-def _form_page(request, form, title: str, submit: str, **context):
-    return render(request, "director/form.html", {"form": form, "title": title, "submit": submit, **context})
-
-
 @director_required
 def event_create(request):
     form = forms.EventForm(request.POST or None)
@@ -40,7 +43,7 @@ def event_create(request):
     event = form_saved(request, form, create, lambda event: f"{event.name} created. Now add its tournaments.")
     if event is not None:
         return redirect("director:event", event_slug=event.slug)
-    return _form_page(request, form, "New event", "Create event")
+    return form_page(request, form, "New event", "Create event")
 
 
 @director_required
@@ -51,7 +54,7 @@ def event_edit(request, event_slug):
     update = partial(events.event_update, event=event, actor=request_actor(request))
     if form_saved(request, form, update, "Event saved."):
         return redirect("director:event", event_slug=event.slug)
-    return _form_page(request, form, f"Edit {event.name}", "Save", event=event)
+    return form_page(request, form, f"Edit {event.name}", "Save", event=event)
 
 
 @director_required
@@ -69,7 +72,7 @@ def tournament_create(request, event_slug):
     tournament = form_saved(request, form, create, lambda t: f"{t.name} created. Check its rules below.")
     if tournament is not None:
         return redirect("director:tournament_rules", slug=tournament.slug)
-    return _form_page(request, form, f"New tournament at {event.name}", "Create tournament", event=event)
+    return form_page(request, form, f"New tournament at {event.name}", "Create tournament", event=event)
 
 
 @director_required
@@ -98,8 +101,7 @@ def tournament_edit(request, slug):
     update = partial(events.tournament_update, tournament=tournament, actor=request_actor(request))
     if form_saved(request, form, update, "Tournament saved."):
         return redirect("director:tournament", slug=tournament.slug)
-    context = {"event": tournament.event, "tournament": tournament}
-    return _form_page(request, form, f"Edit {tournament.name}", "Save", **context)
+    return form_page(request, form, f"Edit {tournament.name}", "Save", **tournament_context(tournament))
 
 
 @director_required
@@ -120,7 +122,7 @@ def tournament_rules(request, slug):
         store = partial(events.tournament_rules_set, tournament=tournament, actor=request_actor(request))
         if form_saved(request, form, lambda **settings: store(rules=form.rules), "Rules saved."):
             return redirect("director:tournament", slug=tournament.slug)
-    context = {"form": form, "tournament": tournament, "event": tournament.event, "presets": list(PRESETS)}
+    context = tournament_context(tournament, form=form, presets=list(PRESETS))
     return render(request, "director/rules.html", context)
 
 

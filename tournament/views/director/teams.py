@@ -19,12 +19,14 @@ from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
 from tournament.views.common import (
+    form_page,
     form_saved,
     pdf_response,
     refusal_say,
     request_actor,
     run_and_redirect,
     service_run,
+    tournament_context,
 )
 from tournament.views.permissions import director_required
 
@@ -55,7 +57,7 @@ def team_list(request, slug):
     if SafeExport.is_valid_format(export_format):
         exporter = SafeExport(export_format, listing, exclude_columns=("actions",))
         return exporter.response(f"{tournament.slug}-teams.{export_format}")
-    context = {"tournament": tournament, "event": tournament.event, "listing": listing}
+    context = tournament_context(tournament, listing=listing)
     return render(request, "director/teams.html", context)
 
 
@@ -73,16 +75,8 @@ def team_create(request, slug):
         if "add_another" in request.POST:
             return redirect("director:team_create", slug=tournament.slug)
         return redirect(_next(request, reverse("director:teams", args=[tournament.slug])))
-    context = {
-        "form": form,
-        "title": "Register a team",
-        "submit": "Register team",
-        "another": True,
-        "tournament": tournament,
-        "event": tournament.event,
-        "next": _next(request, ""),
-    }
-    return render(request, "director/form.html", context)
+    context = tournament_context(tournament, another=True, next=_next(request, ""))
+    return form_page(request, form, "Register a team", "Register team", **context)
 
 
 @director_required
@@ -106,14 +100,7 @@ def team_edit(request, slug, number):
 
     if form_saved(request, form, update, lambda saved: f"Team #{saved.number} saved."):
         return redirect("director:teams", slug=tournament.slug)
-    context = {
-        "form": form,
-        "title": f"Edit team #{team.number}",
-        "submit": "Save team",
-        "tournament": tournament,
-        "event": tournament.event,
-    }
-    return render(request, "director/form.html", context)
+    return form_page(request, form, f"Edit team #{team.number}", "Save team", **tournament_context(tournament))
 
 
 @director_required
@@ -139,13 +126,7 @@ def team_import(request, slug):
                     "event's “Players and persons” page.",
                 )
             return redirect("director:teams", slug=tournament.slug)
-    context = {
-        "form": form,
-        "problems": problems,
-        "columns": CSV_COLUMNS,
-        "tournament": tournament,
-        "event": tournament.event,
-    }
+    context = tournament_context(tournament, form=form, problems=problems, columns=CSV_COLUMNS)
     return render(request, "director/import.html", context)
 
 

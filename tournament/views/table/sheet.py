@@ -88,26 +88,27 @@ def hand_accept(request, secret, sequence):
     return back_to_sheet(page)
 
 
+def _small_form_post(request, secret, name: str, form_class, service, done):
+    """A small form of the sheet page (``name``) posted to a sheet service acting for the person asking."""
+    page = TablePage(request, secret)
+    form = page.simple_form(name, form_class, request.POST)
+    run = partial(service, table=page.table, actor=request_actor(request))
+    return sheet_form_post(page, name, form, run, done)
+
+
 @require_POST
 def entries_settle(request, secret):
-    page = TablePage(request, secret)
-    form = page.simple_form("entries", SettleEntriesForm, request.POST)
-    settle = partial(sheets.entries_settle, table=page.table, actor=request_actor(request))
-    return sheet_form_post(page, "entries", form, settle, "Settled: the entry stands and is on the sheet.")
+    done = "Settled: the entry stands and is on the sheet."
+    return _small_form_post(request, secret, "entries", SettleEntriesForm, sheets.entries_settle, done)
 
 
 @require_POST
 def sheet_dispute(request, secret):
-    page = TablePage(request, secret)
-    form = page.simple_form("dispute", DisputeForm, request.POST)
-    call = partial(sheets.sheet_dispute, table=page.table, actor=request_actor(request))
     done = "The director has been called; sign once the dispute is settled."
-    return sheet_form_post(page, "dispute", form, call, done)
+    return _small_form_post(request, secret, "dispute", DisputeForm, sheets.sheet_dispute, done)
 
 
 @require_POST
 def sheet_settle(request, secret):
-    page = TablePage(request, secret)
-    form = page.simple_form("settle", SettleForm, request.POST)
-    settle = partial(sheets.sheet_dispute_resolve, table=page.table, actor=request_actor(request))
-    return sheet_form_post(page, "settle", form, settle, "Dispute settled: the teams can sign.")
+    done = "Dispute settled: the teams can sign."
+    return _small_form_post(request, secret, "settle", SettleForm, sheets.sheet_dispute_resolve, done)
