@@ -10,7 +10,15 @@ from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 
 # Every static file the table page names: a page first opened online reloads offline with all of them.
-OFFLINE_ASSETS = ("css/app.css", "css/print.css", "js/table.js", "django_htmx/htmx-2.min.js", "img/favicon.svg")
+OFFLINE_ASSETS = (
+    "css/app.css",
+    "css/clock.css",
+    "css/print.css",
+    "js/table.js",
+    "js/clock.js",
+    "django_htmx/htmx-2.min.js",
+    "img/favicon.svg",
+)
 # A table page the phone may keep for offline use carries this header; any other answer for its address
 # (signed, round closed, gone) makes the phone drop the copy it holds.
 KEEP_HEADER = "Offline-Copy"
