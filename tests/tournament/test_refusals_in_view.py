@@ -213,7 +213,8 @@ def prize(team):
 def director_cases(tournament, client):
     slug, event = tournament.slug, tournament.event.slug
     shown = client.get(reverse("director:tournament_rules", args=[slug])).context["form"]
-    rules = {name: shown[name].value() for name in shown.fields if shown[name].value() not in (None, False)}
+    # Unticked boxes are not posted; a setting of 0 (no round clock) is.
+    rules = {name: value for name in shown.fields if (value := shown[name].value()) is not None and value is not False}
     team = tournament.teams.get(number=1)
     other = tournament_create(event=tournament.event, name="Side Event", qualifying_rounds=2)
     return {

@@ -12,9 +12,11 @@ from django.views.decorators.cache import cache_control
 # Every static file the table page names: a page first opened online reloads offline with all of them.
 OFFLINE_ASSETS = (
     "css/app.css",
+    "css/clock.css",
     "css/print.css",
     "css/access.css",
     "js/table.js",
+    "js/clock.js",
     "django_htmx/htmx-2.min.js",
     "img/favicon.svg",
 )
