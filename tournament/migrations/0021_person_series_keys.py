@@ -13,7 +13,7 @@ def keys_give(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0018_tournament_rating_tie_break"),
+        ("tournament", "0020_round_clock_absent_teams_substitutes"),
     ]
 
     operations = [

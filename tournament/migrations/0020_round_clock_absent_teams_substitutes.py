@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournament', '0018_tournament_rating_tie_break'),
+        ('tournament', '0019_team_records'),
     ]
 
     operations = [
