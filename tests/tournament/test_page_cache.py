@@ -63,6 +63,17 @@ def test_an_unchanged_page_is_answered_304_and_compressed(playing):
         assert again.status_code == 304, name
 
 
+def test_a_new_release_renders_every_page_afresh(playing, monkeypatch):
+    """After an upgrade the kept renderings of the old templates are not served, nor their ETags answered 304."""
+    tournament, _ = playing
+    client = Client()
+    first, _ = page(client, tournament)
+    monkeypatch.setattr("tournament.views.cache.RELEASE", "another-release")
+    again = client.get(reverse("public:standings", args=[tournament.slug]), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert "stored" in again["Cache-Status"]
+
+
 def test_staff_get_their_own_rendering(playing, director):
     tournament, _ = playing
     page(Client(), tournament)
