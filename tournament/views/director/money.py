@@ -16,12 +16,12 @@ from tournament.tables import PayoutExport
 from tournament.views.common import (
     form_action,
     form_saved,
-    pdf_response,
     refusal_say,
     request_actor,
     run_and_redirect,
     service_run,
 )
+from tournament.views.director.exports import tournament_pdf_view
 from tournament.views.director.teams import back_to_desk
 from tournament.views.permissions import director_required
 
@@ -128,10 +128,7 @@ def payout_confirm_at_desk(request, slug, pk):
     )
 
 
-@director_required
-def payouts_pdf(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return pdf_response(printing.payouts_pdf(tournament), f"{tournament.slug}-payouts.pdf")
+payouts_pdf = tournament_pdf_view(printing.payouts_pdf, "payouts", director_required)
 
 
 @director_required
