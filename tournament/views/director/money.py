@@ -14,7 +14,6 @@ from tournament.selectors.money import payout_sheet
 from tournament.services import money
 from tournament.tables import PayoutExport
 from tournament.views.common import (
-    form_action,
     form_saved,
     refusal_say,
     request_actor,
@@ -24,6 +23,7 @@ from tournament.views.common import (
 from tournament.views.director.exports import tournament_pdf_view
 from tournament.views.director.teams import back_to_desk
 from tournament.views.permissions import director_required
+from tournament.views.team_money import payout_code_confirm
 
 
 @director_required
@@ -116,11 +116,11 @@ def payout_pay(request, slug):
 def payout_confirm_at_desk(request, slug, pk):
     tournament = selectors.tournament_get(slug)
     payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
-    confirm = partial(money.payout_confirm, payout=payout, where="at the desk", actor=request_actor(request))
-    return form_action(
+    return payout_code_confirm(
         request,
-        PayoutCodeForm(request.POST),
-        confirm,
+        payout,
+        where="at the desk",
+        actor=request_actor(request),
         done=f"Team #{payout.team.number} confirmed receiving {payout.amount}.",
         invalid="Type the team's code.",
         to="director:payouts",
