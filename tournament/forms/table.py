@@ -17,15 +17,26 @@ class ChoiceButtons(forms.RadioSelect):
     option_template_name = "table/widgets/choice_button.html"
 
 
-class SeatButtons(ChoiceButtons):
-    """The four seats in one row: the seat's letter large, its player's name small beneath it."""
+class SplitLabelButtons(ChoiceButtons):
+    """Buttons whose label is drawn in two parts, large then small: the label split at the first ``separator``
+    gives the option its ``parts``, named for the option template."""
 
-    option_template_name = "table/widgets/seat_button.html"
+    parts: tuple[str, str]
+    separator: str
 
     def create_option(self, *args, **kwargs):
         option = super().create_option(*args, **kwargs)
-        option["seat"], _, option["player"] = str(option["label"]).partition(" · ")
+        large, _, small = str(option["label"]).partition(self.separator)
+        option[self.parts[0]], option[self.parts[1]] = large, small
         return option
+
+
+class SeatButtons(SplitLabelButtons):
+    """The four seats in one row: the seat's letter large, its player's name small beneath it."""
+
+    option_template_name = "table/widgets/seat_button.html"
+    parts = ("seat", "player")
+    separator = " · "
 
 
 class SuitButtons(ChoiceButtons):
@@ -96,17 +107,14 @@ def bid_value(level: int, kind: str) -> str:
     return f"{level}:{kind}"
 
 
-class BidGrid(ChoiceButtons):
+class BidGrid(SplitLabelButtons):
     """The bids as a grid: a column per level, a row each for high, Special and No (the kind's word small
     beneath the level), so that the 21 bids take three rows of a phone."""
 
     template_name = "table/widgets/bid_grid.html"
     option_template_name = "table/widgets/bid_button.html"
-
-    def create_option(self, *args, **kwargs):
-        option = super().create_option(*args, **kwargs)
-        option["level"], _, option["kind_word"] = str(option["label"]).partition(" ")
-        return option
+    parts = ("level", "kind_word")
+    separator = " "
 
 
 class HandForm(VersionedForm):

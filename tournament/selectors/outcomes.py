@@ -11,6 +11,7 @@ from scoring.bracket import Decided, final_places
 from scoring.series import Finish, finish_from_place
 from tournament.models import PlayoffMatch, PlayoffSeed, Round, Seating
 from tournament.selectors.placings import _reached
+from tournament.selectors.standings import qualifying_rounds_signed
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
@@ -40,16 +41,7 @@ def _qualifying_wins(tournament_ids) -> dict[int, int]:
     )
     for team_id, count in signed.values("team_id").annotate(won=Count("pk", filter=won)).values_list("team_id", "won"):
         wins[team_id] += count
-    done = (
-        Round.objects.filter(tournament_id__in=tournament_ids, kind=Round.Kind.QUALIFYING)
-        .exclude(status=Round.Status.DRAFT)
-        .annotate(
-            table_count=Count("tables", distinct=True),
-            unsigned=Count("tables", filter=Q(tables__locked_at__isnull=True), distinct=True),
-        )
-        .filter(table_count__gt=0, unsigned=0)
-        .values("pk")
-    )
+    done = qualifying_rounds_signed(tournament_id__in=tournament_ids).values("pk")
     byes = Seating.objects.filter(round__in=done, table__isnull=True).values("team_id").annotate(byes=Count("pk"))
     for team_id, count in byes.values_list("team_id", "byes"):
         wins[team_id] += count

@@ -194,12 +194,11 @@ def standings_from_sheets(tournament: Tournament) -> list[StandingRow]:
     return _ranked(tournament, team_tallies(tournament), team_meetings(tournament))
 
 
-def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
-    """Points credited to each bye of a qualifying round whose every table is signed, and to each team present
-    at a forfeit (scored as a bye), the round's winners being those of its played tables; the credits of the
-    teams of ``team_ids`` if given."""
-    rounds = (
-        Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
+def qualifying_rounds_signed(**where):
+    """The published qualifying rounds (of the tournaments ``where`` names) whose every table is signed: their
+    byes and forfeits are credited."""
+    return (
+        Round.objects.filter(kind=Round.Kind.QUALIFYING, **where)
         .exclude(status=Round.Status.DRAFT)
         .annotate(
             table_count=Count("tables", distinct=True),
@@ -207,7 +206,13 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
         )
         .filter(table_count__gt=0, unsigned=0)
     )
-    done = set(rounds.values_list("pk", flat=True))
+
+
+def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
+    """Points credited to each bye of a qualifying round whose every table is signed, and to each team present
+    at a forfeit (scored as a bye), the round's winners being those of its played tables; the credits of the
+    teams of ``team_ids`` if given."""
+    done = set(qualifying_rounds_signed(tournament=tournament).values_list("pk", flat=True))
     if not done:
         return {}
     seatings = Seating.objects.filter(round_id__in=done)

@@ -81,34 +81,42 @@ def round_clock_start(*, round: Round, actor: Actor | None = None) -> Round:
     return round_
 
 
-@transaction.atomic
-def round_clock_pause(*, round: Round, actor: Actor | None = None) -> Round:
-    """Pause the round's clock and every table's still running; a table at time stays at time."""
+def _stepped(record: Round | Table, now, pause: bool) -> str:
+    """The log's words for a clock just paused (or resumed)."""
+    if pause:
+        return f"clock paused with {clock_text(record.clock_left_seconds)} left"
+    return f"clock resumed, {clock_text(record.clock.remaining(now))} left"
+
+
+def _round_clock_pause_or_resume(round: Round, actor: Actor | None, pause: bool) -> Round:
+    """Pause (or resume) the round's clock and the tables' it stops (or restarts): a table at time stays at time,
+    a table paused on its own stays paused."""
     actor = actor_of(actor)
     round_ = _round_locked(round)
     now = timezone.now()
-    _clock_set(round_, _engine(lambda: round_.clock.pause(now)))
-    tables = [table for table in _playing_tables(round_) if table.clock.running and not table.clock.is_up(now)]
+    step = Clock.pause if pause else Clock.resume
+    _clock_set(round_, _engine(lambda: step(round_.clock, now)))
+    if pause:
+        tables = [table for table in _playing_tables(round_) if table.clock.running and not table.clock.is_up(now)]
+    else:
+        tables = [table for table in _playing_tables(round_) if table.clock.paused and not table.clock_held]
     for table in tables:
-        _clock_set(table, table.clock.pause(now))
+        _clock_set(table, step(table.clock, now))
     _save(round_, tables)
-    _round_log(round_, actor, f"Round {round_.number}: clock paused with {clock_text(round_.clock_left_seconds)} left")
+    _round_log(round_, actor, f"Round {round_.number}: {_stepped(round_, now, pause)}")
     return round_
+
+
+@transaction.atomic
+def round_clock_pause(*, round: Round, actor: Actor | None = None) -> Round:
+    """Pause the round's clock and every table's still running; a table at time stays at time."""
+    return _round_clock_pause_or_resume(round, actor, pause=True)
 
 
 @transaction.atomic
 def round_clock_resume(*, round: Round, actor: Actor | None = None) -> Round:
     """Resume the round's clock and every table's it paused (a table paused on its own stays paused)."""
-    actor = actor_of(actor)
-    round_ = _round_locked(round)
-    now = timezone.now()
-    _clock_set(round_, _engine(lambda: round_.clock.resume(now)))
-    tables = [table for table in _playing_tables(round_) if table.clock.paused and not table.clock_held]
-    for table in tables:
-        _clock_set(table, table.clock.resume(now))
-    _save(round_, tables)
-    _round_log(round_, actor, f"Round {round_.number}: clock resumed, {clock_text(round_.clock.remaining(now))} left")
-    return round_
+    return _round_clock_pause_or_resume(round, actor, pause=False)
 
 
 @transaction.atomic
@@ -143,38 +151,34 @@ def _table_save(table: Table) -> None:
     table.save(update_fields=["clock_ends_at", "clock_left_seconds", "clock_held"])
 
 
+def _table_clock_pause_or_resume(table: Table, actor: Actor | None, pause: bool) -> Table:
+    """Pause one table's clock on its own (or resume it), while the round's clock runs."""
+    actor = actor_of(actor)
+    round_, table_ = _table_locked(table)
+    if not pause and not table_.clock_held:
+        raise ServiceError(f"Table {table_.number}'s clock was not paused on its own: there is nothing to resume.")
+    if round_.clock.paused:
+        then = "every table's clock is stopped already" if pause else "resume the round, and this table goes on with it"
+        raise ServiceError(f"The round's clock is paused: {then}.")
+    now = timezone.now()
+    step = Clock.pause if pause else Clock.resume
+    _clock_set(table_, _engine(lambda: step(table_.clock, now)))
+    table_.clock_held = pause
+    _table_save(table_)
+    _round_log(round_, actor, f"Table {table_.number}: {_stepped(table_, now, pause)}", table=table_)
+    return table_
+
+
 @transaction.atomic
 def table_clock_pause(*, table: Table, actor: Actor | None = None) -> Table:
     """Pause one table's clock (a long ruling); the round's clock runs on for the others."""
-    actor = actor_of(actor)
-    round_, table_ = _table_locked(table)
-    if round_.clock.paused:
-        raise ServiceError("The round's clock is paused: every table's clock is stopped already.")
-    now = timezone.now()
-    _clock_set(table_, _engine(lambda: table_.clock.pause(now)))
-    table_.clock_held = True
-    _table_save(table_)
-    left = clock_text(table_.clock_left_seconds)
-    _round_log(round_, actor, f"Table {table_.number}: clock paused with {left} left", table=table_)
-    return table_
+    return _table_clock_pause_or_resume(table, actor, pause=True)
 
 
 @transaction.atomic
 def table_clock_resume(*, table: Table, actor: Actor | None = None) -> Table:
     """Resume a table's clock paused on its own."""
-    actor = actor_of(actor)
-    round_, table_ = _table_locked(table)
-    if not table_.clock_held:
-        raise ServiceError(f"Table {table_.number}'s clock was not paused on its own: there is nothing to resume.")
-    if round_.clock.paused:
-        raise ServiceError("The round's clock is paused: resume the round, and this table goes on with it.")
-    now = timezone.now()
-    _clock_set(table_, _engine(lambda: table_.clock.resume(now)))
-    table_.clock_held = False
-    _table_save(table_)
-    left = clock_text(table_.clock.remaining(now))
-    _round_log(round_, actor, f"Table {table_.number}: clock resumed, {left} left", table=table_)
-    return table_
+    return _table_clock_pause_or_resume(table, actor, pause=False)
 
 
 @transaction.atomic

@@ -33,6 +33,13 @@ def _shared_tournament(person: Person, players) -> str | None:
     return str(clash.tournament) if clash else None
 
 
+def _player_person_set(player: Player, person: Person | None, actor: Actor | None, action: str, summary: str, **change):
+    """Link the player to ``person`` (or unlink it, with None) and log ``action`` with its ``before``/``after``."""
+    player.person = person
+    player.save(update_fields=["person"])
+    log_write(actor=actor_of(actor), action=action, summary=summary, **change)
+
+
 @transaction.atomic
 def player_link(*, player: Player, person: Person | None = None, actor: Actor | None = None) -> Person:
     """Link the player to the person, or to a new person made from the player's name and city.
@@ -53,14 +60,9 @@ def player_link(*, player: Player, person: Person | None = None, actor: Actor | 
             raise ServiceError(
                 f"{person} already plays in {clash}: a person is one player of a tournament.", field="person"
             )
-    player.person = person
-    player.save(update_fields=["person"])
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.PERSON_LINKED,
-        summary=f"{player} of {player.event} linked to {'new person ' if created else ''}{person} (#{person.pk})",
-        after={"player": player.pk, "person": person.pk, "created": created},
-    )
+    summary = f"{player} of {player.event} linked to {'new person ' if created else ''}{person} (#{person.pk})"
+    after = {"player": player.pk, "person": person.pk, "created": created}
+    _player_person_set(player, person, actor, LogEntry.Action.PERSON_LINKED, summary, after=after)
     return person
 
 
@@ -70,13 +72,9 @@ def player_unlink(*, player: Player, actor: Actor | None = None) -> Player:
     if player.person_id is None:
         raise ServiceError(f"{player} is not linked to a person.", field="person")
     person = player.person
-    player.person = None
-    player.save(update_fields=["person"])
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.PERSON_UNLINKED,
-        summary=f"{player} of {player.event} unlinked from {person} (#{person.pk})",
-        before={"player": player.pk, "person": person.pk},
+    summary = f"{player} of {player.event} unlinked from {person} (#{person.pk})"
+    _player_person_set(
+        player, None, actor, LogEntry.Action.PERSON_UNLINKED, summary, before={"player": player.pk, "person": person.pk}
     )
     return player
 

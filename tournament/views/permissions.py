@@ -8,27 +8,24 @@ from django.core.exceptions import PermissionDenied
 from tournament.roles import is_director, is_scorekeeper
 
 
-def director_required(view):
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_director(request.user):
-            raise PermissionDenied("Only a tournament director can do this.")
-        return view(request, *args, **kwargs)
+def _role_required(allowed, refusal: str):
+    """A view decorator letting in the signed-in users ``allowed`` accepts; the others are refused with ``refusal``."""
 
-    return wrapper
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not allowed(request.user):
+                raise PermissionDenied(refusal)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
-def scorekeeper_required(view):
-    """Tournament scorekeepers and directors: watching rounds, fixing sheets, penalties."""
+director_required = _role_required(is_director, "Only a tournament director can do this.")
 
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_scorekeeper(request.user):
-            raise PermissionDenied("Only tournament staff can do this.")
-        return view(request, *args, **kwargs)
-
-    return wrapper
+# Tournament scorekeepers and directors: watching rounds, fixing sheets, penalties.
+scorekeeper_required = _role_required(is_scorekeeper, "Only tournament staff can do this.")

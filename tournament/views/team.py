@@ -221,19 +221,21 @@ def team_redeal(request, team_id):
     return _act(request, team, form, submit, _submitted, drawn=_enters(now), redeal_form=form)
 
 
+def _team_service_run(request, team_id, service, done: str):
+    """Run ``service(team=, actor=)`` for the team whose own page asks it, then show that page again."""
+    team = _team(request, team_id)
+    service_run(request, partial(service, team=team, actor=Actor.team(team, device_of(request))), done)
+    return redirect("team_page", team_id=team.pk)
+
+
 @require_POST
 def team_here(request, team_id):
     """ "We're here": the team checks itself in from its own page."""
-    team = _team(request, team_id)
-    check_in = partial(team_self_check_in, team=team, actor=Actor.team(team, device_of(request)))
-    service_run(request, check_in, "Checked in: the desk sees your team is here.")
-    return redirect("team_page", team_id=team.pk)
+    return _team_service_run(request, team_id, team_self_check_in, "Checked in: the desk sees your team is here.")
 
 
 @require_POST
 def team_withdraw(request, team_id):
     """ "Withdraw after this round": a request the director confirms at the desk."""
-    team = _team(request, team_id)
-    ask = partial(team_withdraw_request, team=team, actor=Actor.team(team, device_of(request)))
-    service_run(request, ask, "The director is told your team withdraws after this round.")
-    return redirect("team_page", team_id=team.pk)
+    done = "The director is told your team withdraws after this round."
+    return _team_service_run(request, team_id, team_withdraw_request, done)

@@ -34,10 +34,21 @@ def hands_export(request, slug, export_format):
     return export.response(export_format, f"{tournament.slug}-hands.{export_format}")
 
 
-@scorekeeper_required
-def standings_pdf(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return pdf_response(printing.standings_pdf(tournament), f"{tournament.slug}-standings.pdf")
+def tournament_pdf_view(render, name: str, required):
+    """The view of one tournament's PDF made by ``render(tournament)``, named <slug>-<name>.pdf, for the staff
+    ``required`` lets in."""
+
+    @required
+    def view(request, slug):
+        tournament = selectors.tournament_get(slug)
+        return pdf_response(render(tournament), f"{tournament.slug}-{name}.pdf")
+
+    view.__name__ = view.__qualname__ = f"{name}_pdf"
+    return view
+
+
+standings_pdf = tournament_pdf_view(printing.standings_pdf, "standings", scorekeeper_required)
+bracket_pdf = tournament_pdf_view(printing.bracket_pdf, "bracket", scorekeeper_required)
 
 
 @director_required
@@ -51,12 +62,6 @@ def table_cards_pdf(request, slug):
         return redirect("director:tournament", slug=slug)
     content = printing.table_cards_pdf(tournament, cards, base_url=printing.link_base(request))
     return pdf_response(content, f"{tournament.slug}-table-cards.pdf")
-
-
-@scorekeeper_required
-def bracket_pdf(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return pdf_response(printing.bracket_pdf(tournament), f"{tournament.slug}-bracket.pdf")
 
 
 @director_required

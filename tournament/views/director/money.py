@@ -14,16 +14,16 @@ from tournament.selectors.money import payout_sheet
 from tournament.services import money
 from tournament.tables import PayoutExport
 from tournament.views.common import (
-    form_action,
     form_saved,
-    pdf_response,
     refusal_say,
     request_actor,
     run_and_redirect,
     service_run,
 )
+from tournament.views.director.exports import tournament_pdf_view
 from tournament.views.director.teams import back_to_desk
 from tournament.views.permissions import director_required
+from tournament.views.team_money import payout_code_confirm
 
 
 @director_required
@@ -116,11 +116,11 @@ def payout_pay(request, slug):
 def payout_confirm_at_desk(request, slug, pk):
     tournament = selectors.tournament_get(slug)
     payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
-    confirm = partial(money.payout_confirm, payout=payout, where="at the desk", actor=request_actor(request))
-    return form_action(
+    return payout_code_confirm(
         request,
-        PayoutCodeForm(request.POST),
-        confirm,
+        payout,
+        where="at the desk",
+        actor=request_actor(request),
         done=f"Team #{payout.team.number} confirmed receiving {payout.amount}.",
         invalid="Type the team's code.",
         to="director:payouts",
@@ -128,10 +128,7 @@ def payout_confirm_at_desk(request, slug, pk):
     )
 
 
-@director_required
-def payouts_pdf(request, slug):
-    tournament = selectors.tournament_get(slug)
-    return pdf_response(printing.payouts_pdf(tournament), f"{tournament.slug}-payouts.pdf")
+payouts_pdf = tournament_pdf_view(printing.payouts_pdf, "payouts", director_required)
 
 
 @director_required
