@@ -1,5 +1,3 @@
-import fcntl
-import os
 import threading
 
 import pytest
@@ -11,7 +9,6 @@ from tournament.services.sheets import HandEntry, StaleSheet, hand_record
 from tournament.sqlite.base import write_lock
 
 PHONES = 16
-ENTRY = HandEntry("N", "N", 3, "high", 9, "spades")
 
 
 @pytest.fixture
@@ -107,27 +104,3 @@ def test_a_refused_save_lets_the_next_writer_in(tables, writers):
     lock = write_lock(connection.settings_dict["NAME"])
     assert lock.acquire(blocking=False)
     lock.release()
-
-
-def test_a_save_waits_while_another_process_writes_and_is_then_saved(tables):
-    """Another worker (another process) holding the database's writer lock file: the save queues behind it rather
-    than entering SQLite's busy wait, whose retries can run out under load, and is saved once the lock is free."""
-    name = connection.settings_dict["NAME"]
-    other_process = os.open(f"{name}-writer.lock", os.O_RDWR | os.O_CREAT)
-    fcntl.flock(other_process, fcntl.LOCK_EX)
-    try:
-        outcomes = []
-
-        def save(table):
-            hand_record(table=table, version=0, entry=ENTRY)
-            return "saved"
-
-        phone = threading.Thread(target=lambda: outcomes.extend(at_once(save, tables[:1])))
-        phone.start()
-        phone.join(timeout=1)
-        assert phone.is_alive() and tables[0].hands.count() == 0, "the save waits its turn"
-    finally:
-        fcntl.flock(other_process, fcntl.LOCK_UN)
-        os.close(other_process)
-    phone.join()
-    assert outcomes == ["saved"] and tables[0].hands.count() == 1

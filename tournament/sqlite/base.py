@@ -1,24 +1,20 @@
-"""Django's SQLite backend, with the write transactions of every process taken one at a time, in turn.
+"""Django's SQLite backend, with a process's write transactions taken one at a time.
 
-A threaded gunicorn worker runs several requests at once, and several workers share the database file. SQLite
-admits one writer, and a writer that finds the write lock taken sleeps and retries until its busy timeout: the
-retries are not queued, so under load a save could lose every retry and fail with "database is locked" once the
-timeout ran out (it did, as a few server errors, with 4 workers of 8 threads on a starved machine). Here a thread
-takes its process's lock for the database, then the lock every process holds on a file beside the database
-(``flock``, which the kernel hands to a waiting process and releases if the holder dies), before
-``BEGIN IMMEDIATE``, and gives both back when the transaction ends: SQLite's busy wait never sees two writers of
-the app, and a writer waits its turn as long as it takes rather than failing. Reads outside a transaction take
-neither and stay concurrent (WAL).
+A threaded gunicorn worker runs several requests at once. SQLite admits one writer to a database, and a
+writer that finds the write lock taken sleeps and retries until its busy timeout: the retries are not
+queued, so with many threads in each of several processes a save can lose every retry and fail with
+"database is locked" after the whole timeout. Here a thread takes its process's lock for the database
+before ``BEGIN IMMEDIATE`` and gives it back when the transaction ends, so SQLite's busy wait only ever
+sees one writer per process, and the threads of a process queue on a lock the operating system hands
+straight to the next one. Reads outside a transaction do not take it and stay concurrent (WAL).
 """
 
-import fcntl
-import os
 import threading
 
+from django.db import OperationalError
 from django.db.backends.sqlite3 import base
 
 _locks: dict[str, threading.Lock] = {}
-_files: dict[tuple[str, int], int] = {}
 _locks_guard = threading.Lock()
 
 
@@ -28,31 +24,19 @@ def write_lock(name: str) -> threading.Lock:
         return _locks.setdefault(name, threading.Lock())
 
 
-def _lock_file(name: str) -> int:
-    """The process's open lock file beside the database file ``name``, on which the processes take turns (opened
-    by each process itself: a lock taken through a descriptor inherited across a fork would be shared)."""
-    key = (name, os.getpid())
-    with _locks_guard:
-        if key not in _files:
-            _files[key] = os.open(f"{name}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
-        return _files[key]
-
-
 class DatabaseWrapper(base.DatabaseWrapper):
     holds_write_lock = False
 
     def _start_transaction_under_autocommit(self):
-        name = self.settings_dict["NAME"]
-        lock = write_lock(name)
-        lock.acquire()
+        lock = write_lock(self.settings_dict["NAME"])
+        # As long as SQLite itself would wait: a writer that cannot get in is told, as before.
+        if not lock.acquire(timeout=self.settings_dict["OPTIONS"].get("timeout", 5)):
+            raise OperationalError("database is locked")
         self.holds_write_lock = True
         try:
-            if not self.is_in_memory_db():
-                # Held by this thread alone (the process's lock above): the other processes wait here.
-                fcntl.flock(_lock_file(name), fcntl.LOCK_EX)
             super()._start_transaction_under_autocommit()
         except BaseException:
-            self._release_write_lock(closed=True)
+            self._release_write_lock()
             raise
 
     def _commit(self):
@@ -74,10 +58,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self._release_write_lock(closed=True)
 
     def _release_write_lock(self, *, closed=False):
-        """Give the locks back once this connection's transaction is over (a failed commit leaves it open)."""
-        if self.holds_write_lock and (closed or self.connection is None or not self.connection.in_transaction):
+        """Give the lock back once this connection's transaction is over (a failed commit leaves it open)."""
+        if self.holds_write_lock and (closed or not self.connection.in_transaction):
             self.holds_write_lock = False
-            name = self.settings_dict["NAME"]
-            if not self.is_in_memory_db():
-                fcntl.flock(_lock_file(name), fcntl.LOCK_UN)
-            write_lock(name).release()
+            write_lock(self.settings_dict["NAME"]).release()
