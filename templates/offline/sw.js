@@ -8,6 +8,7 @@ const ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.las
 const KEEP_HEADER = "{{ keep_header|escapejs }}";
 const OTHERS_KEPT = 3;
 const SHEET_PAGE = /^\/(table|card)\/[A-Za-z0-9_-]+\/$/;
+const DISPLAY = "{{ display_url|escapejs }}";
 
 function sheetKey(url) {
   const address = new URL(url);
@@ -77,6 +78,21 @@ function offlinePage() {
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
+// The reader's text size follows a cookie, so it is asked for each time; the last answer is kept for offline.
+function displayStyles(event) {
+  return fetch(event.request).then(function (response) {
+    if (response.ok) {
+      const copy = response.clone();
+      event.waitUntil(caches.open(ASSETS_CACHE).then(function (cache) { return cache.put(DISPLAY, copy); }));
+    }
+    return response;
+  }).catch(function () {
+    return caches.match(DISPLAY, { cacheName: ASSETS_CACHE }).then(function (hit) {
+      return hit || new Response("", { headers: { "Content-Type": "text/css" } });
+    });
+  });
+}
+
 self.addEventListener("fetch", function (event) {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -90,6 +106,8 @@ self.addEventListener("fetch", function (event) {
         return hit || offlinePage();
       });
     }));
+  } else if (new URL(request.url).pathname === DISPLAY && new URL(request.url).origin === self.location.origin) {
+    event.respondWith(displayStyles(event));
   } else if (isAsset(new URL(request.url))) {
     event.respondWith(caches.match(request, { cacheName: ASSETS_CACHE }).then(function (hit) {
       return hit || fetch(request);

@@ -180,3 +180,22 @@ def test_an_offline_entry_is_not_forced_over_another_devices_change(phone, secon
     refused.get_by_role("button", name="Discard this entry").click()
     phone.wait_for_function("document.querySelectorAll('#queue .queue-item').length === 0")
     assert phone.locator("#hand-form .hand-number").first.inner_text() == "2"
+
+
+KEPT_DISPLAY = """async () => {
+  for (const name of await caches.keys()) {
+    const hit = await (await caches.open(name)).match("/display.css");
+    if (hit) return await hit.text();
+  }
+  return null;
+}"""
+
+
+def test_large_text_stays_on_a_phone_that_loses_the_network(phone, dealt_table, live_server):
+    """The phone keeps the reader's last text size with the table page, so the sheet reloads offline in it."""
+    phone.context.add_cookies([{"name": "display", "value": "large", "url": live_server.url}])
+    go_offline(phone, dealt_table)
+    assert ".when-normal" in (phone.evaluate(KEPT_DISPLAY) or ""), "the large-text styles are kept on the phone"
+    phone.reload()
+    assert phone.get_by_role("link", name="Normal text").is_visible()
+    phone.context.set_offline(False)

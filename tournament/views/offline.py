@@ -7,6 +7,7 @@ from pathlib import Path
 from django.contrib.staticfiles import finders
 from django.shortcuts import render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.views.decorators.cache import cache_control
 
 # Every static file the table page names: a page first opened online reloads offline with all of them.
@@ -48,5 +49,6 @@ def service_worker(request):
         "assets_cache": f"bidwhist-assets-{_assets_fingerprint()}",
         "assets": [static(name) for name in OFFLINE_ASSETS],
         "keep_header": KEEP_HEADER,
+        "display_url": reverse("display_stylesheet"),
     }
     return render(request, "offline/sw.js", context, content_type="text/javascript")
