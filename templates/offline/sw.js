@@ -6,6 +6,7 @@ const ASSETS_CACHE = "{{ assets_cache|escapejs }}";
 const SHEETS_CACHE = "bidwhist-sheets";
 const ASSETS = [{% for url in assets %}"{{ url|escapejs }}"{% if not forloop.last %}, {% endif %}{% endfor %}];
 const KEEP_HEADER = "{{ keep_header|escapejs }}";
+const REFRESH_HEADER = "{{ refresh_header|escapejs }}";
 const OTHERS_KEPT = 3;
 const SHEET_PAGE = /^\/(table|card)\/[A-Za-z0-9_-]+\/$/;
 const DISPLAY = "{{ display_url|escapejs }}";
@@ -27,7 +28,9 @@ function remember(key, response) {
 }
 
 function refresh(key) {
-  return fetch(key, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+  const headers = {};
+  headers[REFRESH_HEADER] = "1";
+  return fetch(key, { credentials: "same-origin", cache: "no-store", headers: headers }).then(function (response) {
     return remember(key, response);
   }).catch(function () { /* offline: keep what the phone has */ });
 }

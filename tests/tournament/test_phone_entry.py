@@ -382,3 +382,22 @@ def test_a_refused_queue_entry_never_shows_an_earlier_success_as_its_own(client,
     assert status == 409
     page = text_of(client.get(url("table", table)))
     assert "Hand 1 saved" not in page
+
+
+def test_the_phones_background_refresh_leaves_the_scorekeepers_message_for_their_page(client, table):
+    """The service worker asks again for kept pages on its own; a refusal said meanwhile waits for the page the
+    scorekeeper sees (a refresh that took it would leave them with no word of what happened)."""
+    address = reverse("table", args=[table.secret])
+    team = table.team_at("NS")
+    client.post(
+        f"{address}sign/",
+        {
+            "sign-NS-version": table.version,
+            "sign-NS-pair": "NS",
+            "sign-NS-player": team.members[0].player.pk,
+            "sign-NS-code": team.code,
+        },
+    )
+    refreshed = client.get(address, HTTP_OFFLINE_REFRESH="1").content.decode()
+    assert "message-error" not in refreshed
+    assert "message-error" in client.get(address).content.decode()

@@ -24,6 +24,13 @@ OFFLINE_ASSETS = (
 # A table page the phone may keep for offline use carries this header; any other answer for its address
 # (signed, round closed, gone) makes the phone drop the copy it holds.
 KEEP_HEADER = "Offline-Copy"
+# The service worker's own requests for a kept page, made in the background: they are not the scorekeeper
+# looking, so the messages waiting for their next page (a refusal, a save) are left for it.
+REFRESH_HEADER = "Offline-Refresh"
+
+
+def offline_refresh(request) -> bool:
+    return request.headers.get(REFRESH_HEADER) == "1"
 
 
 def offline_copy(response, *, keep: bool):
@@ -49,6 +56,7 @@ def service_worker(request):
         "assets_cache": f"bidwhist-assets-{_assets_fingerprint()}",
         "assets": [static(name) for name in OFFLINE_ASSETS],
         "keep_header": KEEP_HEADER,
+        "refresh_header": REFRESH_HEADER,
         "display_url": reverse("display_stylesheet"),
     }
     return render(request, "offline/sw.js", context, content_type="text/javascript")

@@ -27,7 +27,7 @@ from tournament.selectors.clock import clock_view
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import ChangeContext, may_change
 from tournament.views.common import earlier_messages_drop, refusal_say, request_actor, service_run
-from tournament.views.offline import offline_copy
+from tournament.views.offline import offline_copy, offline_refresh
 from tournament.views.team import team_code_opened
 
 REFUSED = "table_refused"
@@ -350,5 +350,7 @@ class TablePage:
 
 
 def render_page(request, page: TablePage, status=200, **overrides):
+    if offline_refresh(request):
+        overrides["messages"] = ()
     response = render(request, "table/table.html", page.context(**overrides), status=status)
     return offline_copy(response, keep=not page.locked)
