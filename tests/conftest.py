@@ -253,3 +253,11 @@ def big_field():
         return created
 
     return build
+
+
+@pytest.fixture
+def staff(director):
+    """The director as the services name who acted."""
+    from tournament.services.log import Actor
+
+    return Actor.staff(director)

@@ -20,12 +20,6 @@ from tournament.services import sheets
 from tournament.services.absence import table_forfeit_declare, table_forfeit_undo, team_sit_out_set
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
-from tournament.services.log import Actor
-
-
-@pytest.fixture
-def staff(director):
-    return Actor.staff(director)
 
 
 def published_long_ago(round_: Round, minutes: int = 16) -> Round:

@@ -21,7 +21,6 @@ from tournament.services import clock, sheets
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
-from tournament.services.log import Actor
 
 
 @pytest.fixture
@@ -30,11 +29,6 @@ def timed(tournament, make_teams):
     tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
     make_teams(tournament, 8)
     return round_publish(round=round_draw(tournament=tournament, method="manual"))
-
-
-@pytest.fixture
-def staff(director):
-    return Actor.staff(director)
 
 
 def time_up(table: Table, seconds_ago: int = 1) -> None:

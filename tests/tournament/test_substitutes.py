@@ -15,16 +15,10 @@ from tournament.printing import round_sheets_pdf
 from tournament.services.absence import substitute_approve, substitute_remove
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
-from tournament.services.log import Actor
 
 
 def text_of(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
-
-
-@pytest.fixture
-def staff(director):
-    return Actor.staff(director)
 
 
 @pytest.fixture
