@@ -18,7 +18,9 @@ CSRF_COOKIE_SECURE = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 _CHECKOUT = hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:10]
-STATIC_ROOT = Path(tempfile.gettempdir()) / f"bidwhist-test-static-{_CHECKOUT}"
+# Each pytest-xdist worker collects into its own folder, so two workers never write one file at once.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+STATIC_ROOT = Path(tempfile.gettempdir()) / f"bidwhist-test-static-{_CHECKOUT}{_WORKER}"
 if DATABASES["default"]["ENGINE"] == "tournament.sqlite":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"bidwhist-test-{_CHECKOUT}-{os.getpid()}.sqlite3")
