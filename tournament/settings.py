@@ -141,7 +141,7 @@ elif CACHE_URL.startswith("file://"):
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "BACKEND": "tournament.cache.PageCache",
             "LOCATION": "tournament_page_cache",
             "TIMEOUT": 6 * 3600,
             "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
