@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.conftest import round_published
 from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
 from tests.tournament.test_prize_giving import finished  # noqa: F401 (fixture)
+from tournament.api.schemas import StandingOut
 from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post
 
@@ -57,6 +58,8 @@ def test_a_finished_tournament_hand_by_hand(client, finished):  # noqa: F811
     assert {t["stage"] for t in rounds[2]["tables"]} == {"Final", "Third-place match"}
     standings = get(client, f"/tournaments/{slug}/standings")
     assert standings[0]["place"] == 1 and set(standings[0]) >= {"rounds_won", "points_for", "difference", "bostons"}
+    # Built without validation for speed: every row is still exactly what the schema validates.
+    assert [StandingOut.model_validate(row).model_dump(mode="json") for row in standings] == standings
     team = get(client, f"/tournaments/{slug}/teams/1")
     assert [r["result"] for r in team["rounds"]] == ["won", "won", "won"] and team["standing"]["team_number"] == 1
     bracket = get(client, f"/tournaments/{slug}/bracket")
