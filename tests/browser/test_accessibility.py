@@ -175,26 +175,23 @@ def open_api_operations(page, count=3):
         schemas.nth(index).click()
 
 
-def test_no_serious_fault_on_any_page_on_a_phone_or_a_desk(browser, live_server, demo):
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+@pytest.mark.parametrize("screen", [PHONE, DESK], ids=["phone", "desk"])
+def test_no_serious_fault_on_any_page_on_a_phone_or_a_desk(browser, live_server, demo, screen):
+    context = browser.new_context(viewport=screen, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(20_000)
     found, team = [], demo["team"]
-    for screen in (PHONE, DESK):
-        page.set_viewport_size(screen)
-        for path in public_pages(demo) + table_pages(demo):
-            found += check(page, path)
-        open_team_page(page, team)
-        found += check(page, f"/my/{team.pk}/")
+    for path in public_pages(demo) + table_pages(demo):
+        found += check(page, path)
+    open_team_page(page, team)
+    found += check(page, f"/my/{team.pk}/")
     page.goto("/login/")
     page.get_by_label("Username").fill("director")
     page.get_by_label("Password").fill("pw-for-tests-123")
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/manage/**")
-    for screen in (PHONE, DESK):
-        page.set_viewport_size(screen)
-        for path in staff_pages(demo):
-            found += check(page, path)
+    for path in staff_pages(demo):
+        found += check(page, path)
     context.close()
     assert not found, "\n".join(found)
 
