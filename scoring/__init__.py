@@ -14,6 +14,7 @@ from scoring.round import Deal, DealLine, PenaltyLine, RoundScore, bye_points, r
 from scoring.rules import (
     PRESETS,
     SETTINGS,
+    TIMING_SETTINGS,
     ByeScoring,
     DealStyle,
     DefendersOddBooks,
@@ -26,6 +27,7 @@ from scoring.terms import Term
 __all__ = [
     "PRESETS",
     "SETTINGS",
+    "TIMING_SETTINGS",
     "Absent",
     "Bid",
     "BidKind",

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from scoring import PRESETS, SETTINGS, RuleSet, ScoringError
+from scoring import PRESETS, SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.models import STANDINGS_ORDERS, Round, Team, Tournament
 from tournament.services.draws import MAX_TABLE_NUMBER
 from tournament.services.teams import CSV_COLUMNS, MAX_TEAM_NUMBER
@@ -67,14 +67,16 @@ def _rules_field(name: str, value) -> forms.Field:
 
 
 class RuleSetForm(forms.Form):
-    """Every setting that changes a score, each explained; the engine judges the combination."""
+    """Every setting that changes a score, each explained; the engine judges the combination. Once a round is
+    published (``published``) only the time settings are open: the others are shown as they are."""
 
-    def __init__(self, *args, rules: RuleSet, **kwargs):
+    def __init__(self, *args, rules: RuleSet, published: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.start = rules
         for name, value in rules.to_dict().items():
             if SETTINGS[name].scored:
                 self.fields[name] = _rules_field(name, value)
+                self.fields[name].disabled = published and name not in TIMING_SETTINGS
 
     def clean(self):
         cleaned = super().clean()

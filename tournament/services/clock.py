@@ -30,8 +30,6 @@ def _round_locked(round: Round) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise ServiceError(f"{round_.title} is not being played: its clock runs only while it is published.")
-    if round_.kind != Round.Kind.QUALIFYING:
-        raise ServiceError("The round clock runs the qualifying rounds; a playoff match plays to its end.")
     return round_
 
 
@@ -63,9 +61,15 @@ def _save(round_: Round, tables: list[Table]) -> None:
 
 @transaction.atomic
 def round_clock_start(*, round: Round, actor: Actor | None = None) -> Round:
-    """Start the round's clock at the tournament's ``round_minutes``, for every table of the round."""
+    """Start the round's clock at the tournament's ``round_minutes``, for every table of the round; a playoff
+    round's only when the director turned on the clock for the playoff (``playoff_clock``)."""
     actor = actor_of(actor)
     round_ = _round_locked(round)
+    if round_.kind == Round.Kind.PLAYOFF and not round_.tournament.rules.playoff_clock:
+        raise ServiceError(
+            "The playoff plays without the clock: a match plays to its end. To time the playoff, turn on "
+            "“Clock in the playoff” in the tournament's rules."
+        )
     if round_.clock.started:
         raise ServiceError(f"The clock of {round_.title.lower()} is already started.")
     now = timezone.now()

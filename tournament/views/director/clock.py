@@ -74,6 +74,7 @@ def clock_context(round_, tables: list, rules, *, back: str = "") -> dict:
     return {
         "clock": clock_view(round_, rules, now),
         "round_minutes": rules.round_minutes,
+        "playoff_clock": rules.playoff_clock,
         "clock_back": back,
         "clock_tables": [table for table in tables if table.clock_shown and not table.signed],
     }
