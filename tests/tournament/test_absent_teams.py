@@ -2,11 +2,16 @@
 undone like any ruling; a team forfeiting twice offered for withdrawal; a team sitting out a round before it is
 drawn. Standings, the next draw and head-to-head treat a forfeit as no meeting."""
 
+import io
 import json
 import re
+from collections import Counter
+from csv import DictReader
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -231,3 +236,54 @@ def test_the_api_the_team_page_and_the_printed_sheet_say_forfeit(client, tournam
     assert "won by forfeit (a bye)" in text_of(client.get(reverse("public:team", args=[tournament.slug, 7])))
     page = pdf_pages(round_sheets_pdf(forfeit_signed, blank=False, base_url="http://127.0.0.1:8000/"))[3]
     assert "Forfeit: East–West absent; North–South score the round as a bye" in " ".join(page.split())
+
+
+def export_rows(director_client, tournament) -> list[dict]:
+    csv = director_client.get(reverse("director:hands_export", args=[tournament.slug, "csv"])).content.decode(
+        "utf-8-sig"
+    )
+    return list(DictReader(io.StringIO(csv)))
+
+
+def test_the_hands_export_has_a_row_for_each_forfeit_and_adds_up_as_the_standings(
+    director_client, tournament, round_1, sheet, staff
+):
+    tables = list(round_1.tables.order_by("number"))
+    table_forfeit_declare(table=tables[3], absent="EW", actor=staff)
+    forfeit = next(row for row in export_rows(director_client, tournament) if row["Table"] == "4")
+    assert forfeit["Forfeit"] == (
+        "East–West absent (#8); North–South score the round as a bye, credited once every table of the round is signed"
+    )
+    assert (forfeit["N-S points"], forfeit["E-W points"], forfeit["Hand"]) == ("0", "0", "")
+    for table in tables[:3]:
+        sheet.play(table)
+    rows = export_rows(director_client, tournament)
+    forfeit = next(row for row in rows if row["Table"] == "4")
+    assert forfeit["Forfeit"] == "East–West absent (#8); North–South score the round as a bye: 4 points"
+    assert (forfeit["N-S team"], forfeit["E-W team"], forfeit["N-S points"], forfeit["E-W points"]) == (
+        "7",
+        "8",
+        "4",
+        "0",
+    )
+    assert forfeit["Sheet signed"] and [row["Table"] for row in rows].count("4") == 1
+    exported = Counter()
+    for row in rows:
+        exported[int(row["N-S team"])] += int(row["N-S points"])
+        exported[int(row["E-W team"])] += int(row["E-W points"])
+    assert exported == {row.team.number: row.record.points_for for row in tournament_standings(tournament)}
+
+
+def test_both_absent_is_one_export_row_naming_both(director_client, tournament, round_1, staff):
+    table_forfeit_declare(table=round_1.tables.get(number=2), absent="both", actor=staff)
+    (row,) = export_rows(director_client, tournament)
+    assert row["Forfeit"] == "Both teams absent (#3, #4); both lose the round"
+    assert (row["Round"], row["N-S points"], row["E-W points"]) == ("Round 1", "0", "0")
+    xlsx = director_client.get(reverse("director:hands_export", args=[tournament.slug, "xlsx"]))
+    assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
+    with CaptureQueriesContext(connection) as one:
+        export_rows(director_client, tournament)
+    table_forfeit_declare(table=round_1.tables.get(number=3), absent="NS", actor=staff)
+    with CaptureQueriesContext(connection) as two:
+        assert len(export_rows(director_client, tournament)) == 2
+    assert len(one) == len(two), "the forfeits cost the export a fixed number of queries"
