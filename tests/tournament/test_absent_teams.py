@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from scoring import Absent
 from tests.tournament.test_printing import pdf_pages
@@ -21,10 +21,11 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
 from tournament.printing import round_sheets_pdf
 from tournament.selectors.standings import draw_history, tournament_standings
-from tournament.services import sheets
+from tournament.services import clock, sheets
 from tournament.services.absence import table_forfeit_declare, table_forfeit_undo, team_sit_out_set
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import tournament_rules_set
 
 
 def published_long_ago(round_: Round, minutes: int = 16) -> Round:
@@ -95,13 +96,58 @@ def test_forfeit_refusals_leave_nothing_half_written(tournament, round_1, sheet,
     with pytest.raises(ServiceError, match="not a forfeit"):
         table_forfeit_undo(table=fresh, actor=staff)
     published_long_ago(round_1, minutes=5)
-    with pytest.raises(ServiceError, match="15 minutes after the round began; it began 5 minutes ago"):
+    with pytest.raises(ServiceError, match="15 minutes after the round was published: from ") as refused:
         table_forfeit_declare(table=last, absent="EW", actor=staff)
+    assert refused.value.field == "early" and "confirm the early forfeit and say why" in str(refused.value)
+    with pytest.raises(ServiceError, match="Say why the forfeit is declared before") as refused:
+        table_forfeit_declare(table=last, absent="EW", early=True, reason="  ", actor=staff)
+    assert refused.value.field == "reason"
     Round.objects.filter(pk=round_1.pk).update(kind=Round.Kind.PLAYOFF)
     with pytest.raises(ServiceError, match="playoff match is not forfeited"):
         table_forfeit_declare(table=last, absent="EW", actor=staff)
     assert not Table.objects.exclude(forfeit="").exists()
     assert not LogEntry.objects.filter(action=LogEntry.Action.FORFEIT).exists()
+
+
+def test_before_the_forfeit_minutes_a_forfeit_is_the_directors_confirmed_decision(tournament, round_1, staff):
+    published_long_ago(round_1, minutes=5)
+    table = round_1.tables.get(number=4)
+    table_forfeit_declare(table=table, absent="EW", early=True, reason="Team 8 phoned: not coming", actor=staff)
+    table.refresh_from_db()
+    assert table.forfeit == "EW" and table.signed
+    entry = LogEntry.objects.get(action=LogEntry.Action.FORFEIT)
+    assert entry.summary.endswith("(declared before the 15 minutes, the director's decision)")
+    assert entry.reason == "Team 8 phoned: not coming" and entry.after["early"] is True
+
+
+def test_the_forfeit_minutes_count_from_the_clock_when_it_runs(tournament, round_1, staff):
+    tournament_rules_set(tournament=tournament, rules=tournament.rules.replace(round_minutes=30), actor=staff)
+    clock.round_clock_start(round=round_1, actor=staff)
+    with pytest.raises(ServiceError, match="15 minutes after the clock started"):
+        table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
+    Round.objects.filter(pk=round_1.pk).update(clock_started_at=timezone.now() - timedelta(minutes=15))
+    table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
+    assert not LogEntry.objects.get(action=LogEntry.Action.FORFEIT).after.get("early")
+
+
+def test_the_live_view_says_from_when_a_forfeit_may_be_declared_and_takes_an_early_one(
+    director_client, tournament, round_1
+):
+    published_long_ago(round_1, minutes=5)
+    opens = timezone.localtime(round_1.published_at + timedelta(minutes=15))
+    live = reverse("director:round_live", args=[tournament.slug, 1])
+    said = text_of(director_client.get(live))
+    at = dateformat.format(opens, "g:i A")
+    assert f"Absent teams may be declared from {at} (in 10 minutes)" in said
+    assert f"not started: absent from {at}" in said and f"Declare now, before {at}" in said
+    url = reverse("director:table_forfeit", args=[tournament.slug, 1, 4])
+    refused = text_of(director_client.post(url, {"absent": "EW"}, follow=True))
+    assert f"from {at}. To declare it now" in refused and not Table.objects.exclude(forfeit="").exists()
+    done = text_of(director_client.post(url, {"absent": "EW", "early": "on", "reason": "Phoned"}, follow=True))
+    assert "Table 4: forfeit declared." in done
+    published_long_ago(round_1, minutes=20)
+    said = text_of(director_client.get(live))
+    assert "Absent teams may be declared since" in said and "Declare now" not in said
 
 
 def test_no_hand_on_a_forfeit(round_1, sheet, staff):
