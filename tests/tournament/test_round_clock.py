@@ -415,3 +415,43 @@ def test_the_api_the_export_and_the_printed_sheet_say_time_was_called(client, di
     assert first[header.index("Time called after hand")] == "3"
     page = pdf_pages(round_sheets_pdf(round_, blank=False, base_url="http://127.0.0.1:8000/"))[0]
     assert "Time called after hand 3" in page
+
+
+def test_a_playoff_table_seated_after_the_clock_started_gets_its_own_start(
+    director_client, tournament, make_teams, sheet, staff
+):
+    """Eight teams: the quarterfinals; semifinal 1 opens (its clock started), semifinal 2 only later."""
+    tournament.qualifying_rounds = 1
+    tournament.save()
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20, playoff_clock=True))
+    make_teams(tournament, 8)
+    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+        sheet.play(table, "NS")
+    playoff_seed(tournament=tournament, teams=8)
+    playoff_publish(tournament=tournament)
+    quarterfinals = PlayoffMatch.objects.filter(tournament=tournament, bracket_round=1).order_by("position")
+    for match in quarterfinals[:2]:
+        sheet.play(match.table, "NS")
+    semifinal = PlayoffMatch.objects.get(tournament=tournament, table__isnull=False, bracket_round=2).table
+    with pytest.raises(ServiceError, match="has not started: start the round's clock"):
+        clock.table_clock_start(table=semifinal, actor=staff)
+    clock.round_clock_start(round=semifinal.round, actor=staff)
+    for match in quarterfinals[2:]:
+        sheet.play(match.table, "NS")
+    late = semifinal.round.tables.exclude(pk=semifinal.pk).get()
+    assert not late.clock.started
+    page = reverse("director:round", args=[tournament.slug, semifinal.round.number])
+    said = text_of(director_client.get(page))
+    assert f"Table {late.number} was seated after the clock started and has no clock." in said
+    response = director_client.post(
+        reverse("director:table_clock", args=[tournament.slug, semifinal.round.number, late.number]),
+        {"action": "start"},
+        follow=True,
+    )
+    assert f"Table {late.number}: clock started." in text_of(response)
+    late.refresh_from_db()
+    assert 19 * 60 < late.clock.remaining(timezone.now()) <= 20 * 60
+    with pytest.raises(ServiceError, match="already started"):
+        clock.table_clock_start(table=late, actor=staff)
+    entry = LogEntry.objects.filter(action=LogEntry.Action.CLOCK, table=late).get()
+    assert entry.summary == f"Table {late.number}: clock started, 20 minutes"

@@ -151,6 +151,29 @@ def _table_locked(table: Table) -> tuple[Round, Table]:
     return round_, table_
 
 
+@transaction.atomic
+def table_clock_start(*, table: Table, actor: Actor | None = None) -> Table:
+    """Start the clock of a table seated after the round's clock started (a playoff match opens once both its
+    teams are known), at the tournament's ``round_minutes`` from now."""
+    actor = actor_of(actor)
+    round_ = _round_locked(table.round)
+    table_ = Table.objects.select_for_update().get(pk=table.pk)
+    table_.round = round_
+    if not round_.clock.started:
+        raise ServiceError(f"The clock of {round_.title.lower()} has not started: start the round's clock.")
+    if table_.signed or table_.complete:
+        raise ServiceError(f"Table {table_.number} has finished its round: its clock has nothing left to run.")
+    if table_.clock.started:
+        raise ServiceError(f"Table {table_.number}'s clock is already started.")
+    if round_.clock.paused:
+        raise ServiceError("The round's clock is paused: resume it, then start this table's.")
+    minutes = round_.tournament.rules.round_minutes
+    _clock_set(table_, _engine(lambda: Clock.start(timezone.now(), minutes)))
+    _table_save(table_)
+    _round_log(round_, actor, f"Table {table_.number}: clock started, {minutes} minutes", table=table_)
+    return table_
+
+
 def _table_save(table: Table) -> None:
     table.save(update_fields=["clock_ends_at", "clock_left_seconds", "clock_held"])
 
