@@ -184,10 +184,15 @@ def test_after_publication_the_rules_form_changes_the_time_settings_only(directo
         r'name="round_minutes"[^>]* disabled', html
     )
     assert 'name="preset"' not in html and "the scoring rules stay as they are" in html
-    data = {key: value for key, value in tournament.rules.to_dict().items() if value is not False}
-    assert director_client.post(url, {**data, "round_minutes": 45, "min_bid": 4}).status_code == 302
+    timing = {"round_minutes": 45, "warn_minutes": 10, "last_warn_minutes": 5, "forfeit_minutes": 15}
+    assert director_client.post(url, timing).status_code == 302, "a browser posts no disabled field"
     tournament.refresh_from_db()
-    assert tournament.rules.round_minutes == 45 and tournament.rules.min_bid == 1, "a disabled field keeps its value"
+    assert tournament.rules.round_minutes == 45 and tournament.rules.min_bid == 1
+    stale = {key: value for key, value in tournament.rules.to_dict().items() if value is not False}
+    refused = director_client.post(url, {**stale, "round_minutes": 30, "min_bid": 4})
+    assert "scoring rules cannot change once a round is published" in refused.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rules.round_minutes == 45 and tournament.rules.min_bid == 1, "nothing half-written"
     assert director_client.post(url, {"preset": "kitty"}).status_code == 200
     tournament.refresh_from_db()
     assert tournament.rules.min_bid == 1

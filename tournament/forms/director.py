@@ -68,7 +68,8 @@ def _rules_field(name: str, value) -> forms.Field:
 
 class RuleSetForm(forms.Form):
     """Every setting that changes a score, each explained; the engine judges the combination. Once a round is
-    published (``published``) only the time settings are open: the others are shown as they are."""
+    published (``published``) only the time settings are open: the others are shown as they are, and one posted
+    anyway (from a page loaded before the round was published) goes to the service, which refuses its change."""
 
     def __init__(self, *args, rules: RuleSet, published: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -83,10 +84,20 @@ class RuleSetForm(forms.Form):
         if self.errors:
             return cleaned
         try:
-            self.rules = self.start.with_choices(**cleaned)
+            self.rules = self.start.with_choices(**(cleaned | self._locked_posted()))
+        except forms.ValidationError as error:
+            self.add_error(None, error)
         except ScoringError as error:
             self.add_error(error.field if error.field in self.fields else None, str(error))
         return cleaned
+
+    def _locked_posted(self) -> dict:
+        """The locked settings that were posted all the same, as posted."""
+        return {
+            name: field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
+            for name, field in self.fields.items()
+            if field.disabled and self.add_prefix(name) in self.data
+        }
 
 
 class TeamForm(forms.Form):
