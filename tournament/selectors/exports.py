@@ -83,7 +83,7 @@ class ForfeitRow:
 
     @property
     def words(self) -> str:
-        """ "East–West absent (#8); North–South score the round as a bye: 4 points"."""
+        """The Forfeit column's words: "East–West absent (#8); North–South score the round as a bye: 4 points"."""
         absent = ", ".join(f"#{self.table.team_at(pair).number}" for pair in self.absent.absent_pairs)
         said = f"{self.absent.label} ({absent})"
         present = self.absent.present_pair
