@@ -4,7 +4,7 @@ Plain Python with no database: the Django app loads records, calls these functio
 what they return.
 """
 
-from scoring.absence import Absent, forfeit_check
+from scoring.absence import Absent, forfeit_allowed_from
 from scoring.bids import Bid, BidKind, Contract, Direction, Suit
 from scoring.clock import Clock, ClockLevel, Projection, clock_text, projected_finish
 from scoring.errors import ScoringError
@@ -14,6 +14,7 @@ from scoring.round import Deal, DealLine, PenaltyLine, RoundScore, bye_points, r
 from scoring.rules import (
     PRESETS,
     SETTINGS,
+    TIMING_SETTINGS,
     ByeScoring,
     DealStyle,
     DefendersOddBooks,
@@ -26,6 +27,7 @@ from scoring.terms import Term
 __all__ = [
     "PRESETS",
     "SETTINGS",
+    "TIMING_SETTINGS",
     "Absent",
     "Bid",
     "BidKind",
@@ -56,7 +58,7 @@ __all__ = [
     "apply_reneges",
     "bye_points",
     "clock_text",
-    "forfeit_check",
+    "forfeit_allowed_from",
     "penalty_points",
     "projected_finish",
     "round_winner",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from scoring.errors import ScoringError
 from scoring.table import Pair
 from scoring.terms import Term
 
@@ -32,15 +31,3 @@ def forfeit_allowed_from(start: datetime, forfeit_minutes: int) -> datetime:
     """When a team not at its table may be declared absent: ``forfeit_minutes`` after the clock started (or,
     without a clock, after the round was published)."""
     return start + timedelta(minutes=forfeit_minutes)
-
-
-def forfeit_check(start: datetime | None, forfeit_minutes: int, now: datetime) -> None:
-    if start is None:
-        raise ScoringError("The round is not being played: nobody can be absent from it yet.")
-    allowed = forfeit_allowed_from(start, forfeit_minutes)
-    if now < allowed:
-        waited = int((now - start).total_seconds() // 60)
-        raise ScoringError(
-            f"A team is declared absent {forfeit_minutes} minutes after the round began; it began {waited} minute"
-            f"{'s' if waited != 1 else ''} ago."
-        )

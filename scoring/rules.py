@@ -47,6 +47,8 @@ class Setting:
 
     ``scored`` is false for a setting that describes the game but changes no score, because the sheet
     records only the winning bid and the books: it is stored and kept, never offered as a choice.
+    ``timing`` marks a setting of the day's time (the round clock, when a forfeit may be declared): it changes
+    no score, so the director may still change it once a round is published.
     """
 
     label: str
@@ -55,6 +57,7 @@ class Setting:
     minimum: int | None = None
     maximum: int | None = None
     scored: bool = True
+    timing: bool = False
 
 
 SETTINGS: dict[str, Setting] = {
@@ -141,12 +144,14 @@ SETTINGS: dict[str, Setting] = {
         "Minutes a round lasts on the round clock the director starts; 0: no clock (RULES.md, Time).",
         minimum=0,
         maximum=240,
+        timing=True,
     ),
     "warn_minutes": Setting(
         "First warning (minutes left)",
         "The clock turns to a warning with this many minutes left; 0: no warning.",
         minimum=0,
         maximum=120,
+        timing=True,
     ),
     "forfeit_minutes": Setting(
         "Forfeit after (minutes)",
@@ -154,14 +159,25 @@ SETTINGS: dict[str, Setting] = {
         "may be declared absent by the director.",
         minimum=0,
         maximum=120,
+        timing=True,
     ),
     "last_warn_minutes": Setting(
         "Last warning (minutes left)",
         "The clock's last warning, with this many minutes left; 0: no last warning.",
         minimum=0,
         maximum=120,
+        timing=True,
+    ),
+    "playoff_clock": Setting(
+        "Clock in the playoff",
+        "The round clock runs the playoff matches too, with the same minutes; a match level when time is called "
+        "plays on one hand at a time while level. Off: a playoff match plays to its end.",
+        timing=True,
     ),
 }
+
+# The settings a director may still change once a round is published: they change no score.
+TIMING_SETTINGS = tuple(name for name, setting in SETTINGS.items() if setting.timing)
 
 
 @dataclass(frozen=True)
@@ -186,6 +202,7 @@ class RuleSet:
     warn_minutes: int = 10
     last_warn_minutes: int = 5
     forfeit_minutes: int = 15
+    playoff_clock: bool = False
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):

@@ -14,9 +14,9 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django_tables2.export import TableExport
 
-from tournament.models import Team
+from tournament.models import Hand, Team
 from tournament.models.money import PRIZE_FROM
-from tournament.selectors.exports import RulingRow
+from tournament.selectors.exports import ForfeitRow
 
 # A spreadsheet reads a cell beginning with one of these as a formula (or the start of one).
 WITHDRAWN_CLASS = ' class="withdrawn"'
@@ -207,7 +207,7 @@ def _empty(value) -> object:
 
 
 def _penalties(row) -> str:
-    listed = row.listed_penalties if isinstance(row, RulingRow) else row.penalties.all()
+    listed = row.penalties.all() if isinstance(row, Hand) else row.listed_penalties
     return "; ".join(penalty.description for penalty in listed)
 
 
@@ -231,8 +231,8 @@ class RowExport:
 
 
 class HandExport(RowExport):
-    """Every hand of a tournament as recorded and scored, and the rulings on whole rounds, for the CSV and
-    XLSX exports. Plain rows rather than a django-tables2 listing, whose per-cell machinery takes seconds
+    """Every hand of a tournament as recorded and scored, the rulings on whole rounds, and the forfeits, for the
+    CSV and XLSX exports. Plain rows rather than a django-tables2 listing, whose per-cell machinery takes seconds
     for the 3,000 hands of a 512-team tournament; the cells are made spreadsheet-safe the same way."""
 
     COLUMNS = (
@@ -252,7 +252,7 @@ class HandExport(RowExport):
         ("Penalties", _penalties),
         ("Sheet signed", lambda row: row.table.locked_at.isoformat() if row.table.locked_at else ""),
         ("Time called after hand", lambda row: _empty(row.table.time_called_after)),
-        ("Forfeit", lambda row: row.table.get_forfeit_display() if row.table.forfeit else ""),
+        ("Forfeit", lambda row: row.words if isinstance(row, ForfeitRow) else ""),
     )
 
 

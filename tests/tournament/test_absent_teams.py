@@ -2,13 +2,18 @@
 undone like any ruling; a team forfeiting twice offered for withdrawal; a team sitting out a round before it is
 drawn. Standings, the next draw and head-to-head treat a forfeit as no meeting."""
 
+import io
 import json
 import re
+from collections import Counter
+from csv import DictReader
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from scoring import Absent
 from tests.tournament.test_printing import pdf_pages
@@ -16,10 +21,11 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
 from tournament.printing import round_sheets_pdf
 from tournament.selectors.standings import draw_history, tournament_standings
-from tournament.services import sheets
+from tournament.services import clock, sheets
 from tournament.services.absence import table_forfeit_declare, table_forfeit_undo, team_sit_out_set
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.events import tournament_rules_set
 
 
 def published_long_ago(round_: Round, minutes: int = 16) -> Round:
@@ -90,13 +96,58 @@ def test_forfeit_refusals_leave_nothing_half_written(tournament, round_1, sheet,
     with pytest.raises(ServiceError, match="not a forfeit"):
         table_forfeit_undo(table=fresh, actor=staff)
     published_long_ago(round_1, minutes=5)
-    with pytest.raises(ServiceError, match="15 minutes after the round began; it began 5 minutes ago"):
+    with pytest.raises(ServiceError, match="15 minutes after the round was published: from ") as refused:
         table_forfeit_declare(table=last, absent="EW", actor=staff)
+    assert refused.value.field == "early" and "confirm the early forfeit and say why" in str(refused.value)
+    with pytest.raises(ServiceError, match="Say why the forfeit is declared before") as refused:
+        table_forfeit_declare(table=last, absent="EW", early=True, reason="  ", actor=staff)
+    assert refused.value.field == "reason"
     Round.objects.filter(pk=round_1.pk).update(kind=Round.Kind.PLAYOFF)
     with pytest.raises(ServiceError, match="playoff match is not forfeited"):
         table_forfeit_declare(table=last, absent="EW", actor=staff)
     assert not Table.objects.exclude(forfeit="").exists()
     assert not LogEntry.objects.filter(action=LogEntry.Action.FORFEIT).exists()
+
+
+def test_before_the_forfeit_minutes_a_forfeit_is_the_directors_confirmed_decision(tournament, round_1, staff):
+    published_long_ago(round_1, minutes=5)
+    table = round_1.tables.get(number=4)
+    table_forfeit_declare(table=table, absent="EW", early=True, reason="Team 8 phoned: not coming", actor=staff)
+    table.refresh_from_db()
+    assert table.forfeit == "EW" and table.signed
+    entry = LogEntry.objects.get(action=LogEntry.Action.FORFEIT)
+    assert entry.summary.endswith("(declared before the 15 minutes, the director's decision)")
+    assert entry.reason == "Team 8 phoned: not coming" and entry.after["early"] is True
+
+
+def test_the_forfeit_minutes_count_from_the_clock_when_it_runs(tournament, round_1, staff):
+    tournament_rules_set(tournament=tournament, rules=tournament.rules.replace(round_minutes=30), actor=staff)
+    clock.round_clock_start(round=round_1, actor=staff)
+    with pytest.raises(ServiceError, match="15 minutes after the clock started"):
+        table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
+    Round.objects.filter(pk=round_1.pk).update(clock_started_at=timezone.now() - timedelta(minutes=15))
+    table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
+    assert not LogEntry.objects.get(action=LogEntry.Action.FORFEIT).after.get("early")
+
+
+def test_the_live_view_says_from_when_a_forfeit_may_be_declared_and_takes_an_early_one(
+    director_client, tournament, round_1
+):
+    published_long_ago(round_1, minutes=5)
+    opens = timezone.localtime(round_1.published_at + timedelta(minutes=15))
+    live = reverse("director:round_live", args=[tournament.slug, 1])
+    said = text_of(director_client.get(live))
+    at = dateformat.format(opens, "g:i A")
+    assert f"Absent teams may be declared from {at} (in 10 minutes)" in said
+    assert f"not started: absent from {at}" in said and f"Declare now, before {at}" in said
+    url = reverse("director:table_forfeit", args=[tournament.slug, 1, 4])
+    refused = text_of(director_client.post(url, {"absent": "EW"}, follow=True))
+    assert f"from {at}. To declare it now" in refused and not Table.objects.exclude(forfeit="").exists()
+    done = text_of(director_client.post(url, {"absent": "EW", "early": "on", "reason": "Phoned"}, follow=True))
+    assert "Table 4: forfeit declared." in done
+    published_long_ago(round_1, minutes=20)
+    said = text_of(director_client.get(live))
+    assert "Absent teams may be declared since" in said and "Declare now" not in said
 
 
 def test_no_hand_on_a_forfeit(round_1, sheet, staff):
@@ -231,3 +282,54 @@ def test_the_api_the_team_page_and_the_printed_sheet_say_forfeit(client, tournam
     assert "won by forfeit (a bye)" in text_of(client.get(reverse("public:team", args=[tournament.slug, 7])))
     page = pdf_pages(round_sheets_pdf(forfeit_signed, blank=False, base_url="http://127.0.0.1:8000/"))[3]
     assert "Forfeit: East–West absent; North–South score the round as a bye" in " ".join(page.split())
+
+
+def export_rows(director_client, tournament) -> list[dict]:
+    csv = director_client.get(reverse("director:hands_export", args=[tournament.slug, "csv"])).content.decode(
+        "utf-8-sig"
+    )
+    return list(DictReader(io.StringIO(csv)))
+
+
+def test_the_hands_export_has_a_row_for_each_forfeit_and_adds_up_as_the_standings(
+    director_client, tournament, round_1, sheet, staff
+):
+    tables = list(round_1.tables.order_by("number"))
+    table_forfeit_declare(table=tables[3], absent="EW", actor=staff)
+    forfeit = next(row for row in export_rows(director_client, tournament) if row["Table"] == "4")
+    assert forfeit["Forfeit"] == (
+        "East–West absent (#8); North–South score the round as a bye, credited once every table of the round is signed"
+    )
+    assert (forfeit["N-S points"], forfeit["E-W points"], forfeit["Hand"]) == ("0", "0", "")
+    for table in tables[:3]:
+        sheet.play(table)
+    rows = export_rows(director_client, tournament)
+    forfeit = next(row for row in rows if row["Table"] == "4")
+    assert forfeit["Forfeit"] == "East–West absent (#8); North–South score the round as a bye: 4 points"
+    assert (forfeit["N-S team"], forfeit["E-W team"], forfeit["N-S points"], forfeit["E-W points"]) == (
+        "7",
+        "8",
+        "4",
+        "0",
+    )
+    assert forfeit["Sheet signed"] and [row["Table"] for row in rows].count("4") == 1
+    exported = Counter()
+    for row in rows:
+        exported[int(row["N-S team"])] += int(row["N-S points"])
+        exported[int(row["E-W team"])] += int(row["E-W points"])
+    assert exported == {row.team.number: row.record.points_for for row in tournament_standings(tournament)}
+
+
+def test_both_absent_is_one_export_row_naming_both(director_client, tournament, round_1, staff):
+    table_forfeit_declare(table=round_1.tables.get(number=2), absent="both", actor=staff)
+    (row,) = export_rows(director_client, tournament)
+    assert row["Forfeit"] == "Both teams absent (#3, #4); both lose the round"
+    assert (row["Round"], row["N-S points"], row["E-W points"]) == ("Round 1", "0", "0")
+    xlsx = director_client.get(reverse("director:hands_export", args=[tournament.slug, "xlsx"]))
+    assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
+    with CaptureQueriesContext(connection) as one:
+        export_rows(director_client, tournament)
+    table_forfeit_declare(table=round_1.tables.get(number=3), absent="NS", actor=staff)
+    with CaptureQueriesContext(connection) as two:
+        assert len(export_rows(director_client, tournament)) == 2
+    assert len(one) == len(two), "the forfeits cost the export a fixed number of queries"

@@ -15,8 +15,13 @@ from tests.tournament.test_prize_giving import finished  # noqa: F401 (fixture)
 from tournament.api.schemas import StandingOut
 from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post
+from tournament.services.log import Actor
+from tournament.services.teams import team_desk_update, team_self_check_in, team_withdraw_request
 
 API = "/api/v1"
+# The teams list, the kept answers' cache aside: the tournament twice (the kept answer's version, then the
+# answer), the teams, their members with their players.
+TEAMS_QUERIES = 4
 
 
 def get(client, path, **headers):
@@ -164,3 +169,39 @@ def test_nothing_of_a_seeded_but_unpublished_playoff_shows(client, qualified):  
     bracket = get(client, f"/tournaments/{slug}/bracket")
     assert [seed["team"]["number"] for seed in bracket["seeds"]] == [1, 3, 5, 7] and bracket["third_place"]
     assert get(client, f"/tournaments/{slug}")["playoff"]["seeded"] is True
+
+
+def test_the_teams_say_who_is_checked_in_by_whom_and_who_asks_to_withdraw(client, tournament, make_teams):
+    one, two, three, four = make_teams(tournament, 4, checked_in=False)
+    team_self_check_in(team=one, actor=Actor.team(one))
+    team_desk_update(team=two, checked_in=True)
+    team_withdraw_request(team=three, actor=Actor.team(three))
+    team_self_check_in(team=four, actor=Actor.team(four))
+    team_withdraw_request(team=four, actor=Actor.team(four))
+    team_desk_update(team=four, withdrawn=True)
+    with CaptureQueriesContext(connection) as queries:
+        teams = get(client, f"/tournaments/{tournament.slug}/teams")
+    answer = [query["sql"] for query in queries.captured_queries if "page_cache" not in query["sql"]]
+    assert len([sql for sql in answer if "SAVEPOINT" not in sql]) == TEAMS_QUERIES, answer
+    shown = {
+        team["number"]: (
+            team["checked_in"],
+            team["checked_in_by_team"],
+            team["withdrawal_requested"],
+            team["withdrawn"],
+        )
+        for team in teams
+    }
+    assert shown == {
+        one.number: (True, True, False, False),
+        two.number: (True, False, False, False),
+        three.number: (False, False, True, False),
+        four.number: (False, False, False, True),
+    }
+    one.refresh_from_db(), four.refresh_from_db()
+    team_desk_update(team=one, checked_in=False)
+    team_desk_update(team=one, checked_in=True)
+    team_desk_update(team=four, withdrawn=False)
+    teams = {team["number"]: team for team in get(client, f"/tournaments/{tournament.slug}/teams")}
+    assert not teams[one.number]["checked_in_by_team"], "checked in again at the desk"
+    assert not teams[four.number]["withdrawal_requested"], "reinstated: the request is closed"

@@ -1,4 +1,5 @@
 import datetime
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -7,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import RuleSet
+from tests.conftest import round_published
 from tournament.models import Event, Round, Team, Tournament
 from tournament.services.draws import round_draw
 from tournament.services.events import tournament_rules_set
@@ -171,6 +173,29 @@ def test_rules_form_keeps_the_settings_it_does_not_offer(director_client, tourna
     assert director_client.post(url, {**data, "deal": "straight"}).status_code == 302
     tournament.refresh_from_db()
     assert tournament.rules.jokers == 0, "a straight deal has no jokers"
+
+
+def test_after_publication_the_rules_form_changes_the_time_settings_only(director_client, tournament, make_teams):
+    make_teams(tournament, 4)
+    round_published(tournament)
+    url = reverse("director:tournament_rules", args=[tournament.slug])
+    html = director_client.get(url).content.decode()
+    assert re.search(r'name="min_bid"[^>]* disabled', html) and not re.search(
+        r'name="round_minutes"[^>]* disabled', html
+    )
+    assert 'name="preset"' not in html and "the scoring rules stay as they are" in html
+    timing = {"round_minutes": 45, "warn_minutes": 10, "last_warn_minutes": 5, "forfeit_minutes": 15}
+    assert director_client.post(url, timing).status_code == 302, "a browser posts no disabled field"
+    tournament.refresh_from_db()
+    assert tournament.rules.round_minutes == 45 and tournament.rules.min_bid == 1
+    stale = {key: value for key, value in tournament.rules.to_dict().items() if value is not False}
+    refused = director_client.post(url, {**stale, "round_minutes": 30, "min_bid": 4})
+    assert "scoring rules cannot change once a round is published" in refused.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rules.round_minutes == 45 and tournament.rules.min_bid == 1, "nothing half-written"
+    assert director_client.post(url, {"preset": "kitty"}).status_code == 200
+    tournament.refresh_from_db()
+    assert tournament.rules.min_bid == 1
 
 
 def test_rules_form_starts_from_a_preset(director_client, tournament):

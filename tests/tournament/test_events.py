@@ -6,7 +6,7 @@ from django.db import IntegrityError
 from scoring import RuleSet
 from tests.conftest import round_published
 from tournament.errors import ServiceError
-from tournament.models import Tournament
+from tournament.models import LogEntry, Tournament
 from tournament.services.draws import round_draw
 from tournament.services.events import (
     event_create,
@@ -78,10 +78,33 @@ def test_rules_can_be_changed_until_a_round_is_published(tournament, make_teams)
     assert tournament.rules.min_bid == 2
     make_teams(tournament, 4)
     round_published(tournament, method="random", seed=1)
-    with pytest.raises(ServiceError, match="cannot change once a round is published"):
+    with pytest.raises(ServiceError, match=r"cannot change once a round is published.*\(Minimum bid\)"):
         tournament_rules_set(tournament=tournament, rules=RuleSet(min_bid=3))
     tournament.refresh_from_db()
     assert tournament.rules.min_bid == 2
+
+
+def test_the_time_settings_still_change_after_publication_and_are_logged(tournament, make_teams, staff):
+    """The round clock, its warnings, the playoff's clock and the forfeit's wait change no score."""
+    tournament_rules_set(tournament=tournament, rules=RuleSet(min_bid=2))
+    make_teams(tournament, 4)
+    round_published(tournament, method="random", seed=1)
+    timed = tournament.rules.replace(round_minutes=50, warn_minutes=8, forfeit_minutes=10, playoff_clock=True)
+    tournament_rules_set(tournament=tournament, rules=timed, actor=staff)
+    tournament.refresh_from_db()
+    assert tournament.rules == timed and tournament.rules.min_bid == 2
+    entry = LogEntry.objects.filter(action=LogEntry.Action.RULES_CHANGED).latest("pk")
+    assert entry.summary == (
+        "Rules changed: Round clock (minutes), First warning (minutes left), Forfeit after (minutes), "
+        "Clock in the playoff"
+    )
+    assert entry.before["round_minutes"] == 0 and entry.after["round_minutes"] == 50 and entry.who == "director"
+    with pytest.raises(ServiceError, match=r"\(Minimum bid, Boston multiplier\). The time settings still can"):
+        tournament_rules_set(
+            tournament=tournament, rules=timed.replace(min_bid=3, boston_multiplier=2, round_minutes=40)
+        )
+    tournament.refresh_from_db()
+    assert tournament.rules == timed, "nothing half-written"
 
 
 def test_qualifying_rounds_cannot_drop_below_the_rounds_drawn(tournament, make_teams):

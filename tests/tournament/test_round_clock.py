@@ -15,12 +15,13 @@ from django.utils import timezone
 from scoring import RuleSet
 from tests.tournament.test_printing import pdf_pages
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Round, Table
+from tournament.models import LogEntry, PlayoffMatch, Table
 from tournament.printing import round_sheets_pdf
 from tournament.services import clock, sheets
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
+from tournament.services.playoffs import playoff_publish, playoff_seed
 
 
 @pytest.fixture
@@ -175,10 +176,97 @@ def test_a_redeal_after_time_does_not_count_and_ends_the_round(timed, staff, she
     assert table.complete and table.time_called_after == 1
 
 
-def test_no_clock_on_a_playoff_round(timed, staff):
-    Round.objects.filter(pk=timed.pk).update(kind=Round.Kind.PLAYOFF)
-    with pytest.raises(ServiceError, match="playoff match plays to its end"):
-        clock.round_clock_start(round=timed, actor=staff)
+@pytest.fixture
+def final(tournament, make_teams, sheet):
+    """A 20-minute clock, one qualifying round of four teams signed, and the playoff's final open (its table)."""
+    tournament.qualifying_rounds = 1
+    tournament.save()
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    make_teams(tournament, 4)
+    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+        sheet.play(table, "NS")
+    playoff_seed(tournament=tournament, teams=2)
+    playoff_publish(tournament=tournament)
+    return PlayoffMatch.objects.get(tournament=tournament).table
+
+
+def playoff_clock_on(tournament, staff) -> None:
+    """The director turns the clock on for the playoff, after the qualifying rounds were published."""
+    tournament.refresh_from_db()
+    tournament_rules_set(tournament=tournament, rules=tournament.rules.replace(playoff_clock=True), actor=staff)
+
+
+def test_the_playoff_plays_without_the_clock_unless_the_director_turns_it_on(final, staff):
+    playoff = final.round
+    with pytest.raises(ServiceError, match=r"The playoff plays without the clock.*turn on “Clock in the playoff”"):
+        clock.round_clock_start(round=playoff, actor=staff)
+    playoff.refresh_from_db()
+    assert not playoff.clock.started and not LogEntry.objects.filter(action=LogEntry.Action.CLOCK).exists()
+    playoff_clock_on(playoff.tournament, staff)
+    clock.round_clock_start(round=playoff, actor=staff)
+    final.refresh_from_db()
+    assert 19 * 60 < final.clock.remaining(timezone.now()) <= 20 * 60
+    assert (
+        LogEntry.objects.get(action=LogEntry.Action.CLOCK).summary
+        == f"Round {playoff.number}: clock started, 20 minutes"
+    )
+
+
+def test_time_called_on_a_playoff_match_not_level_completes_it(final, staff, sheet):
+    playoff_clock_on(final.round.tournament, staff)
+    clock.round_clock_start(round=final.round, actor=staff)
+    sheet.hand(final, "N", "N", 3, "high", 9)
+    time_up(final)
+    sheet.hand(final, "E", "E", 1, "high", 7)
+    final.refresh_from_db()
+    assert final.complete and final.time_called_after == 2 and (final.ns_total, final.ew_total) == (3, 1)
+    with pytest.raises(ServiceError, match="Time was called after hand 2: finish this hand, no new hand"):
+        sheet.hand(final, "S", "S", 1, "high", 7)
+    sheet.sign_both(final)
+    assert PlayoffMatch.objects.get(table=final).winner == final.team_ns
+
+
+def test_a_playoff_match_level_at_time_plays_on_one_hand_at_a_time(client, final, staff, sheet):
+    playoff_clock_on(final.round.tournament, staff)
+    clock.round_clock_start(round=final.round, actor=staff)
+    sheet.hand(final, "N", "N", 3, "high", 9)
+    sheet.hand(final, "E", "E", 3, "high", 9)
+    time_up(final)
+    response = client.post(
+        reverse("table_time_call", args=[final.secret]), {"version": sheet.version(final)}, follow=True
+    )
+    said = text_of(response)
+    assert "Time called after hand 2: the match is level, play one more hand." in said
+    assert "Time was called after hand 2 with the match level: one more hand at a time until a team leads." in said
+    assert "the match is level, one more hand" in said
+    final.refresh_from_db()
+    assert not final.complete and final.plays_on_after_time
+    sheet.hand(final, "S", "W", 1, "high", 7)
+    final.refresh_from_db()
+    assert final.complete and not final.plays_on_after_time and (final.ns_total, final.ew_total) == (3, 4)
+    with pytest.raises(ServiceError, match="Time was called after hand 3: finish this hand, no new hand"):
+        sheet.hand(final, "W", "N", 1, "high", 7)
+
+
+def test_the_playoff_rounds_page_says_how_to_turn_the_clock_on(director_client, final, staff):
+    playoff = final.round
+    page = reverse("director:round", args=[playoff.tournament.slug, playoff.number])
+    said = text_of(director_client.get(page))
+    assert "The playoff plays without the clock" in said and "Start the clock" not in said
+    refused = director_client.post(
+        reverse("director:round_clock", args=[playoff.tournament.slug, playoff.number]),
+        {"action": "start"},
+        follow=True,
+    )
+    assert "To time the playoff, turn on “Clock in the playoff”" in text_of(refused)
+    playoff_clock_on(playoff.tournament, staff)
+    assert "Start the clock (20 minutes)" in text_of(director_client.get(page))
+    started = director_client.post(
+        reverse("director:round_clock", args=[playoff.tournament.slug, playoff.number]),
+        {"action": "start"},
+        follow=True,
+    )
+    assert f"Round {playoff.number}: clock started." in text_of(started)
 
 
 def text_of(response) -> str:
@@ -327,3 +415,43 @@ def test_the_api_the_export_and_the_printed_sheet_say_time_was_called(client, di
     assert first[header.index("Time called after hand")] == "3"
     page = pdf_pages(round_sheets_pdf(round_, blank=False, base_url="http://127.0.0.1:8000/"))[0]
     assert "Time called after hand 3" in page
+
+
+def test_a_playoff_table_seated_after_the_clock_started_gets_its_own_start(
+    director_client, tournament, make_teams, sheet, staff
+):
+    """Eight teams: the quarterfinals; semifinal 1 opens (its clock started), semifinal 2 only later."""
+    tournament.qualifying_rounds = 1
+    tournament.save()
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20, playoff_clock=True))
+    make_teams(tournament, 8)
+    for table in round_publish(round=round_draw(tournament=tournament, method="manual")).tables.all():
+        sheet.play(table, "NS")
+    playoff_seed(tournament=tournament, teams=8)
+    playoff_publish(tournament=tournament)
+    quarterfinals = PlayoffMatch.objects.filter(tournament=tournament, bracket_round=1).order_by("position")
+    for match in quarterfinals[:2]:
+        sheet.play(match.table, "NS")
+    semifinal = PlayoffMatch.objects.get(tournament=tournament, table__isnull=False, bracket_round=2).table
+    with pytest.raises(ServiceError, match="has not started: start the round's clock"):
+        clock.table_clock_start(table=semifinal, actor=staff)
+    clock.round_clock_start(round=semifinal.round, actor=staff)
+    for match in quarterfinals[2:]:
+        sheet.play(match.table, "NS")
+    late = semifinal.round.tables.exclude(pk=semifinal.pk).get()
+    assert not late.clock.started
+    page = reverse("director:round", args=[tournament.slug, semifinal.round.number])
+    said = text_of(director_client.get(page))
+    assert f"Table {late.number} was seated after the clock started and has no clock." in said
+    response = director_client.post(
+        reverse("director:table_clock", args=[tournament.slug, semifinal.round.number, late.number]),
+        {"action": "start"},
+        follow=True,
+    )
+    assert f"Table {late.number}: clock started." in text_of(response)
+    late.refresh_from_db()
+    assert 19 * 60 < late.clock.remaining(timezone.now()) <= 20 * 60
+    with pytest.raises(ServiceError, match="already started"):
+        clock.table_clock_start(table=late, actor=staff)
+    entry = LogEntry.objects.filter(action=LogEntry.Action.CLOCK, table=late).get()
+    assert entry.summary == f"Table {late.number}: clock started, 20 minutes"

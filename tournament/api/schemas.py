@@ -68,6 +68,11 @@ class TeamOut(Schema):
     city: str
     players: list[str] = read("player_name_list", "players")
     withdrawn: bool
+    checked_in: bool = Field(description="The team is here today (checked in at the desk or on its own page).")
+    checked_in_by_team: bool = Field(description="The team checked itself in on its own page.")
+    withdrawal_requested: bool = Field(
+        description="The team asked on its page to withdraw after this round; the director has not confirmed it."
+    )
 
 
 class PenaltyOut(Schema):

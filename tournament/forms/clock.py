@@ -3,7 +3,7 @@
 from django import forms
 
 ROUND_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
-TABLE_ACTIONS = [("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
+TABLE_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
 
 
 class ClockForm(forms.Form):

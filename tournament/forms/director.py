@@ -2,7 +2,7 @@
 
 from django import forms
 
-from scoring import PRESETS, SETTINGS, RuleSet, ScoringError
+from scoring import PRESETS, SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.models import STANDINGS_ORDERS, Round, Team, Tournament
 from tournament.services.draws import MAX_TABLE_NUMBER
 from tournament.services.teams import CSV_COLUMNS, MAX_TEAM_NUMBER
@@ -67,24 +67,37 @@ def _rules_field(name: str, value) -> forms.Field:
 
 
 class RuleSetForm(forms.Form):
-    """Every setting that changes a score, each explained; the engine judges the combination."""
+    """Every setting that changes a score, each explained; the engine judges the combination. Once a round is
+    published (``published``) only the time settings are open: the others are shown as they are, and one posted
+    anyway (from a page loaded before the round was published) goes to the service, which refuses its change."""
 
-    def __init__(self, *args, rules: RuleSet, **kwargs):
+    def __init__(self, *args, rules: RuleSet, published: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self.start = rules
         for name, value in rules.to_dict().items():
             if SETTINGS[name].scored:
                 self.fields[name] = _rules_field(name, value)
+                self.fields[name].disabled = published and name not in TIMING_SETTINGS
 
     def clean(self):
         cleaned = super().clean()
         if self.errors:
             return cleaned
         try:
-            self.rules = self.start.with_choices(**cleaned)
+            self.rules = self.start.with_choices(**(cleaned | self._locked_posted()))
+        except forms.ValidationError as error:
+            self.add_error(None, error)
         except ScoringError as error:
             self.add_error(error.field if error.field in self.fields else None, str(error))
         return cleaned
+
+    def _locked_posted(self) -> dict:
+        """The locked settings that were posted all the same, as posted."""
+        return {
+            name: field.clean(field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name)))
+            for name, field in self.fields.items()
+            if field.disabled and self.add_prefix(name) in self.data
+        }
 
 
 class TeamForm(forms.Form):

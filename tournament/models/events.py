@@ -241,6 +241,16 @@ class Team(models.Model):
     def display_name(self) -> str:
         return self.name or self.player_names or f"Team {self.number}"
 
+    @property
+    def checked_in_by_team(self) -> bool:
+        """Checked in by the team itself on its own page, not at the desk."""
+        return self.checked_in and self.self_checked_in_at is not None
+
+    @property
+    def withdrawal_requested(self) -> bool:
+        """The team asked to withdraw after this round and the director has not confirmed it yet."""
+        return self.withdraw_requested_at is not None and not self.withdrawn
+
 
 class TeamMember(models.Model):
     """A player's place on a team; the tournament column lets the database refuse a second team."""

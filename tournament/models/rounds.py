@@ -150,6 +150,11 @@ class Table(models.Model):
         return self.hands_played if self.time_called_at is not None else None
 
     @property
+    def plays_on_after_time(self) -> bool:
+        """A playoff match level when time was called is not over: it plays on one hand at a time while level."""
+        return self.time_called_at is not None and not self.complete and self.round.kind == Round.Kind.PLAYOFF
+
+    @property
     def team_ns(self):
         return self.team_at(Pair.NORTH_SOUTH)
 

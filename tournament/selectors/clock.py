@@ -27,6 +27,7 @@ class ClockView:
     last_warn_minutes: int
     now_ms: int
     time_called_after: int | None = None
+    plays_on: bool = False
 
     @property
     def text(self) -> str:
@@ -50,6 +51,8 @@ class ClockView:
 
     @property
     def words(self) -> str:
+        if self.plays_on:
+            return f"Time called after hand {self.time_called_after}: the match is level, one more hand"
         if self.time_called_after is not None:
             return f"Time called after hand {self.time_called_after}"
         if self.up:
@@ -75,6 +78,7 @@ def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = Non
         last_warn_minutes=rules.last_warn_minutes,
         now_ms=int(now.timestamp() * 1000),
         time_called_after=called,
+        plays_on=isinstance(record, Table) and record.plays_on_after_time,
     )
 
 

@@ -1,11 +1,13 @@
-"""What the exports read: every hand of a tournament, and the round-level rulings beside them."""
+"""What the exports read: every hand of a tournament, the round-level rulings beside them, and the forfeits."""
 
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
 
+from scoring import Absent, Pair
 from tournament.models import Hand, Penalty, Round, Seating, Table, Tournament
 from tournament.selectors.prefetch import penalties
+from tournament.selectors.standings import forfeit_credits
 
 
 def tournament_hands(tournament: Tournament) -> QuerySet[Hand]:
@@ -47,10 +49,72 @@ class RulingRow:
         return [self.penalty]
 
 
+@dataclass(frozen=True)
+class ForfeitRow:
+    """A forfeit as a row of the hands export (no hand was played): who was absent, and the points the
+    standings credit — the team present's bye credit once every table of the round is signed (``credit``, None
+    before), an absent team 0 — so the export's points add up as the standings do."""
+
+    table: Table
+    credit: int | None
+    hand_number = None
+    dealer = ""
+    counts = True
+    bidder = ""
+    bid_text = ""
+    books = None
+    books_after_penalties = None
+    listed_penalties = ()
+
+    @property
+    def absent(self) -> Absent:
+        return Absent(self.table.forfeit)
+
+    def _points(self, pair: Pair) -> int:
+        return (self.credit or 0) if pair == self.absent.present_pair else 0
+
+    @property
+    def ns_points(self) -> int:
+        return self._points(Pair.NORTH_SOUTH)
+
+    @property
+    def ew_points(self) -> int:
+        return self._points(Pair.EAST_WEST)
+
+    @property
+    def words(self) -> str:
+        """The Forfeit column's words: "East–West absent (#8); North–South score the round as a bye: 4 points"."""
+        absent = ", ".join(f"#{self.table.team_at(pair).number}" for pair in self.absent.absent_pairs)
+        said = f"{self.absent.label} ({absent})"
+        present = self.absent.present_pair
+        if present is None:
+            return f"{said}; both lose the round"
+        if self.credit is None:
+            return f"{said}; {present.label} score the round as a bye, credited once every table of the round is signed"
+        return f"{said}; {present.label} score the round as a bye: {self.credit} points"
+
+
+def _forfeit_rows(tournament: Tournament) -> list[ForfeitRow]:
+    """The forfeits of the published rounds, each as one row with its credit (fixed queries)."""
+    forfeits = list(
+        Table.objects.filter(round__tournament=tournament)
+        .exclude(forfeit="")
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round", "playoff_match")
+        .prefetch_related(Prefetch("seatings", queryset=Seating.objects.select_related("team")))
+    )
+    credits = forfeit_credits(tournament) if forfeits else {}
+    return [ForfeitRow(table, credits.get(table.pk)) for table in forfeits]
+
+
 def tournament_hand_rows(tournament: Tournament) -> list:
-    """Every hand, each table's round-level rulings after its hands, tables in play order (fixed queries)."""
+    """Every hand, each table's round-level rulings after its hands, and each forfeit as one row, tables in play
+    order (fixed queries)."""
     rows: dict[int, list] = {}
     tables: dict[int, Table] = {}
+    for forfeit in _forfeit_rows(tournament):
+        rows[forfeit.table.pk] = [forfeit]
+        tables[forfeit.table.pk] = forfeit.table
     for hand in tournament_hands(tournament):
         rows.setdefault(hand.table_id, []).append(hand)
         tables[hand.table_id] = hand.table

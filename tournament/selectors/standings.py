@@ -212,9 +212,24 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
     """Points credited to each bye of a qualifying round whose every table is signed, and to each team present
     at a forfeit (scored as a bye), the round's winners being those of its played tables; the credits of the
     teams of ``team_ids`` if given."""
+    credit = defaultdict(list)
+    for bye, points in _credited_byes(tournament, team_ids):
+        credit[bye["team_id"]].append(points)
+    return credit
+
+
+def forfeit_credits(tournament: Tournament) -> dict[int, int]:
+    """The points credited to the team present at each forfeit (by table), once its round's every table is
+    signed: what the standings count (two queries)."""
+    return {bye["table_id"]: points for bye, points in _credited_byes(tournament) if bye["table_id"] is not None}
+
+
+def _credited_byes(tournament: Tournament, team_ids=None) -> list[tuple[dict, int]]:
+    """Each bye and each team present at a forfeit, of the qualifying rounds whose every table is signed (of the
+    teams of ``team_ids`` if given), with the points it is credited."""
     done = set(qualifying_rounds_signed(tournament=tournament).values_list("pk", flat=True))
     if not done:
-        return {}
+        return []
     seatings = Seating.objects.filter(round_id__in=done)
     if team_ids is not None:
         bye_rounds = Seating.objects.filter(round_id__in=done, team_id__in=team_ids).filter(
@@ -238,12 +253,11 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
         if mine > theirs:
             winners[seating["round_id"]].append(mine)
     rules = tournament.rules
-    credit = defaultdict(list)
-    for bye in byes:
-        if team_ids is not None and bye["team_id"] not in team_ids:
-            continue
-        credit[bye["team_id"]].append(bye_points(rules, winners[bye["round_id"]]))
-    return credit
+    return [
+        (bye, bye_points(rules, winners[bye["round_id"]]))
+        for bye in byes
+        if team_ids is None or bye["team_id"] in team_ids
+    ]
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,12 @@
 sitting out a round before it is drawn; a substitute approved for one player of a team for one round."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
-from scoring import Absent, ScoringError, forfeit_check
+from scoring import Absent, forfeit_allowed_from
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Round, Seating, SitOut, Substitute, Table, Team
 from tournament.selectors.teams import absent_twice
@@ -28,10 +29,42 @@ def _teams_at(table: Table) -> dict[str, Team]:
     return {seating.pair: seating.team for seating in table.seatings.select_related("team")}
 
 
-def table_forfeit_declare(*, table: Table, absent: str, user=None, actor: Actor | None = None) -> Forfeited:
+def forfeit_opens_at(round_: Round) -> datetime | None:
+    """When a team not at its table may be declared absent: ``forfeit_minutes`` after the round's clock started,
+    or after the round was published without a clock; None while the round is not being played."""
+    start = round_.clock_started_at or round_.published_at
+    return forfeit_allowed_from(start, round_.tournament.rules.forfeit_minutes) if start else None
+
+
+def _declared_early(round_: Round, early: bool, reason: str) -> bool:
+    """Whether a forfeit is declared before ``forfeit_minutes``: then it stands only as the director's confirmed
+    decision (``early``), with its reason (a team that told the desk it is not coming)."""
+    opens_at = forfeit_opens_at(round_)
+    if opens_at is None:
+        raise ServiceError("The round is not being played: nobody can be absent from it yet.")
+    if timezone.now() >= opens_at:
+        return False
+    minutes = round_.tournament.rules.forfeit_minutes
+    since = "the clock started" if round_.clock_started_at else "the round was published"
+    at = dateformat.format(timezone.localtime(opens_at), "g:i A")
+    if not early:
+        raise ServiceError(
+            f"A team is declared absent {minutes} minutes after {since}: from {at}. To declare it now (the team "
+            "said it is not coming), confirm the early forfeit and say why.",
+            field="early",
+        )
+    if not reason.strip():
+        raise ServiceError(f"Say why the forfeit is declared before {at}.", field="reason")
+    return True
+
+
+def table_forfeit_declare(
+    *, table: Table, absent: str, early: bool = False, reason: str = "", user=None, actor: Actor | None = None
+) -> Forfeited:
     """Declare the team(s) not at their table absent: the present team scores the round as a bye, an absent
     team 0 points and a lost round. Refused on a signed sheet, a sheet with hands, and a playoff match (a
-    playoff match is played, or decided by the director's ruling on its sheet)."""
+    playoff match is played, or decided by the director's ruling on its sheet); before ``forfeit_minutes``
+    only when the director confirms it (``early``) with a reason."""
     actor = actor_of(actor, user)
     outcome = {}
 
@@ -50,11 +83,7 @@ def table_forfeit_declare(*, table: Table, absent: str, user=None, actor: Actor 
         if table.hands.exists() or table.submissions.exists():
             raise ServiceError(f"Hands were entered at table {table.number}: both teams were there.")
         round_ = table.round
-        rules = round_.tournament.rules
-        try:
-            forfeit_check(round_.clock_started_at or round_.published_at, rules.forfeit_minutes, timezone.now())
-        except ScoringError as error:
-            raise ServiceError(str(error)) from None
+        declared_early = _declared_early(round_, early, reason)
         table.forfeit = who.value
         table.locked_at = timezone.now()
         table.save(update_fields=["forfeit", "locked_at"])
@@ -68,9 +97,14 @@ def table_forfeit_declare(*, table: Table, absent: str, user=None, actor: Actor 
         summary = f"Forfeit: {names} absent" + (
             f"; {present} scores the round as a bye" if present else "; both lose the round"
         )
-        return Change(LogEntry.Action.FORFEIT, summary, after={"forfeit": who.value}, voids_signatures=False)
+        if declared_early:
+            minutes = round_.tournament.rules.forfeit_minutes
+            summary += f" (declared before the {minutes} minutes, the director's decision)"
+        after = {"forfeit": who.value} | ({"early": True} if declared_early else {})
+        return Change(LogEntry.Action.FORFEIT, summary, after=after, voids_signatures=False)
 
-    sheet_write(table, version=Table.objects.get(pk=table.pk).version, actor=actor, edit=edit, scored=False)
+    version = Table.objects.get(pk=table.pk).version
+    sheet_write(table, version=version, actor=actor, edit=edit, scored=False, reason=reason.strip())
     table.refresh_from_db()
     return Forfeited(table, outcome.get("repeat", []))
 

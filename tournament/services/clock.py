@@ -30,8 +30,6 @@ def _round_locked(round: Round) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise ServiceError(f"{round_.title} is not being played: its clock runs only while it is published.")
-    if round_.kind != Round.Kind.QUALIFYING:
-        raise ServiceError("The round clock runs the qualifying rounds; a playoff match plays to its end.")
     return round_
 
 
@@ -63,9 +61,15 @@ def _save(round_: Round, tables: list[Table]) -> None:
 
 @transaction.atomic
 def round_clock_start(*, round: Round, actor: Actor | None = None) -> Round:
-    """Start the round's clock at the tournament's ``round_minutes``, for every table of the round."""
+    """Start the round's clock at the tournament's ``round_minutes``, for every table of the round; a playoff
+    round's only when the director turned on the clock for the playoff (``playoff_clock``)."""
     actor = actor_of(actor)
     round_ = _round_locked(round)
+    if round_.kind == Round.Kind.PLAYOFF and not round_.tournament.rules.playoff_clock:
+        raise ServiceError(
+            "The playoff plays without the clock: a match plays to its end. To time the playoff, turn on "
+            "“Clock in the playoff” in the tournament's rules."
+        )
     if round_.clock.started:
         raise ServiceError(f"The clock of {round_.title.lower()} is already started.")
     now = timezone.now()
@@ -145,6 +149,29 @@ def _table_locked(table: Table) -> tuple[Round, Table]:
     if not table_.clock.started:
         raise ServiceError(f"The clock of {round_.title.lower()} has not started.")
     return round_, table_
+
+
+@transaction.atomic
+def table_clock_start(*, table: Table, actor: Actor | None = None) -> Table:
+    """Start the clock of a table seated after the round's clock started (a playoff match opens once both its
+    teams are known), at the tournament's ``round_minutes`` from now."""
+    actor = actor_of(actor)
+    round_ = _round_locked(table.round)
+    table_ = Table.objects.select_for_update().get(pk=table.pk)
+    table_.round = round_
+    if not round_.clock.started:
+        raise ServiceError(f"The clock of {round_.title.lower()} has not started: start the round's clock.")
+    if table_.signed or table_.complete:
+        raise ServiceError(f"Table {table_.number} has finished its round: its clock has nothing left to run.")
+    if table_.clock.started:
+        raise ServiceError(f"Table {table_.number}'s clock is already started.")
+    if round_.clock.paused:
+        raise ServiceError("The round's clock is paused: resume it, then start this table's.")
+    minutes = round_.tournament.rules.round_minutes
+    _clock_set(table_, _engine(lambda: Clock.start(timezone.now(), minutes)))
+    _table_save(table_)
+    _round_log(round_, actor, f"Table {table_.number}: clock started, {minutes} minutes", table=table_)
+    return table_
 
 
 def _table_save(table: Table) -> None:

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import SETTINGS, RuleSet, ScoringError
+from scoring import SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Tournament
 from tournament.services.log import Actor, actor_of, log_write
@@ -209,17 +209,24 @@ def announcement_remove(*, announcement: Announcement, actor: Actor | None = Non
 
 @transaction.atomic
 def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor | None = None) -> Tournament:
-    """Store a new rule set; refused once hands are scored under the old one."""
+    """Store a new rule set. Once a round is published only the time settings may change (the round clock, when
+    a forfeit may be declared): the scoring rules would change hands already scored."""
+    before, was = tournament.rules_data, tournament.rules.to_dict()
+    after = rules.to_dict()
+    changed = [name for name, value in after.items() if was[name] != value]
     if tournament.rounds.exclude(status="draft").exists():
-        raise ServiceError("The rules cannot change once a round is published: hands already scored would change.")
-    before = tournament.rules_data
-    tournament.rules_data = rules.to_dict()
+        scoring_changed = [SETTINGS[name].label for name in changed if name not in TIMING_SETTINGS]
+        if scoring_changed:
+            raise ServiceError(
+                "The scoring rules cannot change once a round is published: hands already scored would change "
+                f"({', '.join(scoring_changed)}). The time settings still can."
+            )
+    tournament.rules_data = after
     tournament.save(update_fields=["rules_data"])
-    changed = [SETTINGS[name].label for name, value in tournament.rules_data.items() if before.get(name) != value]
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.RULES_CHANGED,
-        summary="Rules changed: " + (", ".join(changed) if changed else "saved unchanged"),
+        summary="Rules changed: " + (", ".join(SETTINGS[name].label for name in changed) or "saved unchanged"),
         tournament=tournament,
         before=before,
         after=tournament.rules_data,

@@ -5,36 +5,40 @@ from django.utils import timezone
 
 from scoring import clock_text
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Round, Table
+from tournament.models import LogEntry, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of
 from tournament.services.sheets.write import Change, sheet_write
 
 
 def time_called_check(table: Table, actor: Actor) -> None:
-    """After time was called only staff add a deal (a hand the director allows)."""
-    if table.time_called_at is not None and not actor.is_staff:
-        raise ServiceError(
-            f"Time was called after hand {table.hands_played}: finish this hand, no new hand. Sign the sheet; "
-            "a hand the director allows is entered by staff."
-        )
+    """After time was called only staff add a deal (a hand the director allows); but a playoff match level at
+    the call is not over, and plays on one hand at a time while level (RULES.md, Time)."""
+    if table.time_called_at is None or actor.is_staff or table.plays_on_after_time:
+        return
+    raise ServiceError(
+        f"Time was called after hand {table.hands_played}: finish this hand, no new hand. Sign the sheet; "
+        "a hand the director allows is entered by staff."
+    )
 
 
 def clock_deal_check(table: Table, actor: Actor) -> None:
     """Before a new deal goes on the sheet (RULES.md, Time): after time was called only staff add one; the
-    first deal entered once the table's time is up is the hand that was in play, and time is called with it."""
+    first deal entered once the table's time is up is the hand that was in play, and time is called with it (a
+    playoff table has a clock only when the director turned it on for the playoff)."""
     if table.forfeit:
         raise ServiceError(f"Table {table.number} is a forfeit: undo the forfeit before entering a hand.")
     if table.time_called_at is not None:
         time_called_check(table, actor)
         return
     now = timezone.now()
-    if table.clock.is_up(now) and table.round.kind == Round.Kind.QUALIFYING:
+    if table.clock.is_up(now):
         table.time_called_at = now
         table.save(update_fields=["time_called_at"])
 
 
 def table_time_call(*, table: Table, version: int, user=None, actor: Actor | None = None) -> Table:
-    """Time called at a table between hands: the round is over with the hands played, then signed as usual.
+    """Time called at a table between hands: the round is over with the hands played, then signed as usual (a
+    playoff match level at the call plays on one hand at a time while level).
 
     The table link may call it once the table's time is up; staff at any time (before the first hand is
     complete it is a 0–0 tie, with the director's rulings).

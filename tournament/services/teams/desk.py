@@ -28,7 +28,8 @@ def team_desk_update(
     withdrawn: bool | None = None,
     actor: Actor | None = None,
 ) -> Team:
-    """The registration desk's switches. Withdrawing keeps every round already drawn and scored."""
+    """The registration desk's switches. Withdrawing keeps every round already drawn and scored. The desk's
+    check-in (or its undoing) replaces a team's own; reinstating a team closes its request to withdraw."""
     changes = {
         "checked_in": checked_in,
         "fee_paid": fee_paid,
@@ -42,6 +43,12 @@ def team_desk_update(
     if withdrawn:
         team.checked_in = False
         fields.append("checked_in")
+    if team.checked_in != before["checked_in"] and team.self_checked_in_at is not None:
+        team.self_checked_in_at = None
+        fields.append("self_checked_in_at")
+    if withdrawn is False and team.withdraw_requested_at is not None:
+        team.withdraw_requested_at = None
+        fields.append("withdraw_requested_at")
     if fields:
         team.save(update_fields=sorted(set(fields)))
         words = [DESK_WORDS[field, changes[field]] for field in changes if changes[field] is not None]

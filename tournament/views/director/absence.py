@@ -26,8 +26,9 @@ from tournament.views.permissions import director_required
 @require_POST
 @director_required
 def table_forfeit(request, slug, number, table_number):
-    """Declare who is absent at a table (``absent``), or undo the table's forfeit (``undo``); back to the live
-    view, where a team that has forfeited twice is offered for withdrawal."""
+    """Declare who is absent at a table (``absent``; before the forfeit minutes only ``early``, with a ``reason``),
+    or undo the table's forfeit (``undo``); back to the live view, where a team that has forfeited twice is
+    offered for withdrawal."""
     tournament = selectors.tournament_get(slug)
     table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
     actor = request_actor(request)
@@ -35,7 +36,14 @@ def table_forfeit(request, slug, number, table_number):
         undo = partial(table_forfeit_undo, table=table, actor=actor, reason=request.POST.get("reason", ""))
         service_run(request, undo, f"Table {table.number}: forfeit undone, the sheet is open again.")
     else:
-        declare = partial(table_forfeit_declare, table=table, absent=request.POST.get("absent", ""), actor=actor)
+        declare = partial(
+            table_forfeit_declare,
+            table=table,
+            absent=request.POST.get("absent", ""),
+            early=request.POST.get("early") == "on",
+            reason=request.POST.get("reason", ""),
+            actor=actor,
+        )
         ran = service_run(request, declare, f"Table {table.number}: forfeit declared.")
         for team in ran.result.repeat_absentees if ran.done else []:
             messages.warning(request, f"{team} has forfeited twice: withdraw it at the desk if it is not coming back.")

@@ -21,6 +21,7 @@ ROUND_SERVICES = {
     "add": (clock.round_clock_add, "Round {number}: {minutes} minutes added."),
 }
 TABLE_SERVICES = {
+    "start": (clock.table_clock_start, "Table {number}: clock started."),
     "pause": (clock.table_clock_pause, "Table {number}: clock paused."),
     "resume": (clock.table_clock_resume, "Table {number}: clock resumed."),
     "add": (clock.table_clock_add, "Table {number}: {minutes} minutes added."),
@@ -67,13 +68,21 @@ def table_clock(request, slug, number, table_number):
 
 def clock_context(round_, tables: list, rules, *, back: str = "") -> dict:
     """What the clock's section of the round's page and the live view shows: the round's clock, each table's
-    (set on the table as ``clock_shown``), and where its buttons go back to."""
+    (set on the table as ``clock_shown``), the tables still playing seated after it started (no clock yet), and
+    where its buttons go back to."""
     now = timezone.now()
     for table in tables:
         table.clock_shown = clock_view(table, rules, now)
+    round_clock = clock_view(round_, rules, now)
     return {
-        "clock": clock_view(round_, rules, now),
+        "clock": round_clock,
+        "clock_unstarted": [
+            table
+            for table in tables
+            if round_clock and not table.clock_shown and not table.signed and not table.complete
+        ],
         "round_minutes": rules.round_minutes,
+        "playoff_clock": rules.playoff_clock,
         "clock_back": back,
         "clock_tables": [table for table in tables if table.clock_shown and not table.signed],
     }

@@ -108,7 +108,8 @@ def tournament_edit(request, slug):
 def tournament_rules(request, slug):
     tournament = selectors.tournament_get(slug)
     rules = tournament.rules
-    preset = request.POST.get("preset") if request.method == "POST" else None
+    published = tournament.rounds.exclude(status="draft").exists()
+    preset = request.POST.get("preset") if request.method == "POST" and not published else None
     if preset:
         try:
             rules = RuleSet.preset(preset)
@@ -118,11 +119,11 @@ def tournament_rules(request, slug):
             messages.info(request, f"Settings filled from the {preset} preset: check them and save.")
         form = forms.RuleSetForm(rules=rules)
     else:
-        form = forms.RuleSetForm(request.POST or None, rules=rules)
+        form = forms.RuleSetForm(request.POST or None, rules=rules, published=published)
         store = partial(events.tournament_rules_set, tournament=tournament, actor=request_actor(request))
         if form_saved(request, form, lambda **settings: store(rules=form.rules), "Rules saved."):
             return redirect("director:tournament", slug=tournament.slug)
-    context = tournament_context(tournament, form=form, presets=list(PRESETS))
+    context = tournament_context(tournament, form=form, presets=[] if published else list(PRESETS), published=published)
     return render(request, "director/rules.html", context)
 
 

@@ -1,9 +1,11 @@
 """Drawing a round, changing the draft, publishing and closing it, and watching it live."""
 
+import math
 from functools import partial
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
@@ -11,6 +13,7 @@ from tournament.models import TeamMember
 from tournament.selectors.clock import round_projections
 from tournament.selectors.teams import absent_twice
 from tournament.services import draws
+from tournament.services.absence import forfeit_opens_at
 from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -184,6 +187,15 @@ def _quiet_minutes(request) -> int:
     return min(max(int(value), 5), 120) if value.isdigit() and len(value) < 4 else QUIET_MINUTES
 
 
+def _forfeit_wait(round_) -> dict:
+    """When the live view's tables not yet started may be declared absent, and the minutes still to wait."""
+    opens_at = forfeit_opens_at(round_)
+    if opens_at is None:
+        return {"forfeit_opens_at": None, "forfeit_wait_minutes": 0}
+    wait = (opens_at - timezone.now()).total_seconds()
+    return {"forfeit_opens_at": opens_at, "forfeit_wait_minutes": math.ceil(wait / 60) if wait > 0 else 0}
+
+
 def _live_context(request, tournament, round_):
     quiet = _quiet_minutes(request)
     tables = selectors.round_live_tables(round_, quiet_minutes=quiet)
@@ -207,6 +219,7 @@ def _live_context(request, tournament, round_):
             table for table in tables if not table.signed and not table.hands_played and not table.submissions.all()
         ],
         "repeat_absentees": absent_twice(tournament),
+        **_forfeit_wait(round_),
         **clock_context(round_, tables, tournament.rules, back="live"),
     }
 

@@ -24,9 +24,12 @@ def time_call(request, secret):
     def call(*, reason, **data):
         return sheets.table_time_call(**data)
 
-    return _time_post(
-        request, secret, call, "Time called after hand {0.hands_played}: both teams sign the sheet.".format
-    )
+    def said(table) -> str:
+        if table.plays_on_after_time:
+            return f"Time called after hand {table.hands_played}: the match is level, play one more hand."
+        return f"Time called after hand {table.hands_played}: both teams sign the sheet."
+
+    return _time_post(request, secret, call, said)
 
 
 @require_POST
