@@ -25,3 +25,7 @@ if DATABASES["default"]["ENGINE"] == "tournament.sqlite":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"bidwhist-test-{_CHECKOUT}-{os.getpid()}.sqlite3")
     }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A test database is thrown away: its commits (every request of the live-server tests) need not wait for
+    # PostgreSQL's flush to disk.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=off"

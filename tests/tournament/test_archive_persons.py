@@ -39,19 +39,30 @@ def link_from_suggestions(client, event):
     return page
 
 
+# The two events' version 4 archives: plain data, played once a test process and the same for every test.
+_VERSION_4: list[dict] = []
+
+
 @pytest.fixture
-def linked(client, director, spring, fall):  # noqa: F811
+def version_4_archives(request, db):
+    """Both events as version 4 archives (no persons), played through the services the first time; the database
+    holds neither event."""
+    if not _VERSION_4:
+        for name in ("spring", "fall"):
+            archive = event_export(request.getfixturevalue(name).event)
+            archive["version"] = 4
+            del archive["persons"], archive["series"]
+            for player in archive["players"]:
+                del player["person"]
+            _VERSION_4.append(archive)
+        Event.objects.all().delete()
+    return copy.deepcopy(_VERSION_4)
+
+
+@pytest.fixture
+def linked(client, director, version_4_archives):
     """Both events loaded from version 4 archives (no persons), then linked by the director, in a series."""
-    archives = []
-    for tournament in (spring, fall):
-        archive = event_export(tournament.event)
-        archive["version"] = 4
-        del archive["persons"], archive["series"]
-        for player in archive["players"]:
-            del player["person"]
-        archives.append(archive)
-    Event.objects.all().delete()
-    events = [event_import(data=archive) for archive in archives]
+    events = [event_import(data=archive) for archive in version_4_archives]
     assert not Person.objects.exists(), "an import links nobody by itself"
     client.force_login(director)
     pages = [link_from_suggestions(client, event) for event in events]
