@@ -49,6 +49,13 @@ def test_the_substitute_takes_the_players_seat_for_that_round_only(client, tourn
     assert entry.summary == f"{jo.team}, round 1: Jo Lee plays for Player 0b" and entry.reason == "Flight late"
 
 
+def test_the_seat_buttons_name_the_substitute_not_the_player_replaced(client, round_1, jo):
+    table = round_1.tables.get(number=1)
+    page = client.get(reverse("table", args=[table.secret])).content.decode()
+    first_dealer_buttons = page[page.index('name="first-seat"') - 200 :]
+    assert "Jo Lee</small>" in first_dealer_buttons and "Player 0b</small>" not in first_dealer_buttons
+
+
 def test_at_least_one_own_player_stays(tournament, round_1, jo, staff):
     team = jo.team
     with pytest.raises(ServiceError, match="already plays round 1 with a substitute: at least one of its own players"):
