@@ -54,6 +54,9 @@ def test_the_seat_buttons_name_the_substitute_not_the_player_replaced(client, ro
     page = client.get(reverse("table", args=[table.secret])).content.decode()
     first_dealer_buttons = page[page.index('name="first-seat"') - 200 :]
     assert "Jo Lee</small>" in first_dealer_buttons and "Player 0b</small>" not in first_dealer_buttons
+    client.post(reverse("table_first_dealer", args=[table.secret]), {"first-seat": "S", "first-version": table.version})
+    said = text_of(client.get(reverse("table", args=[table.secret])))
+    assert "dealer: South (Jo Lee)" in said
 
 
 def test_at_least_one_own_player_stays(tournament, round_1, jo, staff):
