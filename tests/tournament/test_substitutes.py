@@ -59,6 +59,15 @@ def test_the_seat_buttons_name_the_substitute_not_the_player_replaced(client, ro
     assert "dealer: South (Jo Lee)" in said
 
 
+def test_only_a_team_at_a_table_of_the_round_has_a_substitute(director_client, tournament, round_1, make_teams, staff):
+    late = make_teams(tournament, 1, start=4)[0]
+    with pytest.raises(ServiceError, match="has no table in round 1: a substitute plays at the team's table"):
+        substitute_approve(team=late, round=round_1, replaces=late.members[0].player, name="Sam", actor=staff)
+    assert Substitute.objects.count() == 0
+    page = director_client.get(reverse("director:round", args=[tournament.slug, 1])).content.decode()
+    assert "#1: Player 0a" in page and "Player 4a" not in page
+
+
 def test_at_least_one_own_player_stays(tournament, round_1, jo, staff):
     team = jo.team
     with pytest.raises(ServiceError, match="already plays round 1 with a substitute: at least one of its own players"):
