@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from scoring import RuleSet
 from tests.browser.conftest import PHONE
+from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
@@ -73,3 +74,21 @@ def test_the_warnings_come_as_the_clock_runs_down(browser, live_server, clocked_
     phone.wait_for_function("document.querySelector('.round-clock').classList.contains('clock-up')")
     assert "Time: finish this hand; no new hand" in clock.inner_text()
     phone.context.close()
+
+
+def test_the_live_views_clock_and_absent_team_buttons_are_a_thumbs_size_on_a_phone(
+    phone, login, staff, clocked_round, tournament
+):
+    """The director walks the room with the live view: every button of the clock, the absent teams and the
+    substitutes is at least 44 px tall at 390×844."""
+    team = tournament.teams.get(number=1)
+    substitute_approve(team=team, round=clocked_round, replaces=team.members[1].player, name="Jo Lee", actor=staff)
+    login("director", "pw-for-tests-123")
+    for path in (f"/manage/t/{tournament.slug}/rounds/1/live/", f"/manage/t/{tournament.slug}/rounds/1/"):
+        phone.goto(path)
+        buttons = phone.locator("#round-clock button, #absent-teams button, #substitutes button")
+        assert buttons.count() >= 5, path
+        for index in range(buttons.count()):
+            button = buttons.nth(index)
+            if button.is_visible():
+                assert button.bounding_box()["height"] >= 44, f"{path}: {button.inner_text()}"

@@ -157,6 +157,18 @@ def test_no_hand_on_a_forfeit(round_1, sheet, staff):
         sheet.hand(table, "N", "N", 3, "high", 9, actor=staff, reason="late")
 
 
+def test_the_table_page_and_the_team_pages_say_forfeit_not_signed(client, tournament, round_1, staff):
+    table = round_1.tables.get(number=4)
+    table_forfeit_declare(table=table, absent="EW", actor=staff)
+    said = [text_of(client.get(reverse("table", args=[table.secret])))]
+    for number in (7, 8):
+        opened = client.post(reverse("team_open"), {"code": tournament.teams.get(number=number).code})
+        said.append(text_of(client.get(opened["Location"])))
+    for page in said:
+        assert "Forfeit: east–west absent" in page and "North–South score the round as a bye" in page
+        assert "Signed by both teams" not in page
+
+
 def test_a_team_forfeiting_twice_is_offered_for_withdrawal(tournament, round_1, sheet, staff):
     for table in round_1.tables.exclude(number=4):
         sheet.play(table)

@@ -49,6 +49,25 @@ def test_the_substitute_takes_the_players_seat_for_that_round_only(client, tourn
     assert entry.summary == f"{jo.team}, round 1: Jo Lee plays for Player 0b" and entry.reason == "Flight late"
 
 
+def test_the_seat_buttons_name_the_substitute_not_the_player_replaced(client, round_1, jo):
+    table = round_1.tables.get(number=1)
+    page = client.get(reverse("table", args=[table.secret])).content.decode()
+    first_dealer_buttons = page[page.index('name="first-seat"') - 200 :]
+    assert "Jo Lee</small>" in first_dealer_buttons and "Player 0b</small>" not in first_dealer_buttons
+    client.post(reverse("table_first_dealer", args=[table.secret]), {"first-seat": "S", "first-version": table.version})
+    said = text_of(client.get(reverse("table", args=[table.secret])))
+    assert "dealer: South (Jo Lee)" in said
+
+
+def test_only_a_team_at_a_table_of_the_round_has_a_substitute(director_client, tournament, round_1, make_teams, staff):
+    late = make_teams(tournament, 1, start=4)[0]
+    with pytest.raises(ServiceError, match="has no table in round 1: a substitute plays at the team's table"):
+        substitute_approve(team=late, round=round_1, replaces=late.members[0].player, name="Sam", actor=staff)
+    assert Substitute.objects.count() == 0
+    page = director_client.get(reverse("director:round", args=[tournament.slug, 1])).content.decode()
+    assert "#1: Player 0a" in page and "Player 4a" not in page
+
+
 def test_at_least_one_own_player_stays(tournament, round_1, jo, staff):
     team = jo.team
     with pytest.raises(ServiceError, match="already plays round 1 with a substitute: at least one of its own players"):

@@ -51,7 +51,8 @@ class SuitButtons(ChoiceButtons):
 
 
 def _seat_choices(seats):
-    return [(seat.seat.value, f"{seat.seat} · {seat.player.name}" if seat.player else seat.label) for seat in seats]
+    """Each seat's button names who plays in it this round: the team's player, or the substitute in their place."""
+    return [(seat.seat.value, f"{seat.seat} · {seat.name}" if seat.player else seat.label) for seat in seats]
 
 
 def team_out_of_turn_field() -> forms.ChoiceField:

@@ -192,7 +192,11 @@ def substitute_approve(
             field="replaces",
         )
     seating = Seating.objects.filter(team=team, round=round).select_related("table").first()
-    if seating is not None and seating.table is not None and seating.table.signed:
+    if seating is None or seating.table is None:
+        raise ServiceError(
+            f"{team} has no table in {round.title.lower()}: a substitute plays at the team's table.", field="replaces"
+        )
+    if seating.table.signed:
         raise ServiceError(f"{team}'s sheet of {round.title.lower()} is signed: it was played as it stands.")
     if round.status == Round.Status.CLOSED:
         raise ServiceError(f"{round.title} is closed.")

@@ -55,7 +55,12 @@ def round_detail(request, slug, number):
         "played": any(table.hands_played for table in tables),
         **clock_context(round_, tables, tournament.rules),
         "substitutes": round_.substitutes.select_related("team", "replaces").order_by("team__number"),
-        "members": TeamMember.objects.filter(tournament=tournament, team__withdrawn=False)
+        "members": TeamMember.objects.filter(
+            tournament=tournament,
+            team__withdrawn=False,
+            team__seatings__round=round_,
+            team__seatings__table__isnull=False,
+        )
         .select_related("team", "player")
         .order_by("team__number", "position"),
     }

@@ -260,7 +260,7 @@ class TablePage:
         """The proposed dealer with the player's name: "East (Bo Jones)"."""
         for view in self.seats:
             if view.seat == self.table.next_dealer:
-                return f"{view.label} ({view.player.name})" if view.player else view.label
+                return f"{view.label} ({view.name})" if view.player else view.label
         return ""
 
     def initial(self) -> dict:
