@@ -2,7 +2,7 @@
 
 ``{{ entry.pair|pair_label }}`` says "North–South"; ``{% with side=entry.pair|pair %}`` gives the engine's term
 (``side.label``, ``side.short`` "N–S", ``side.other`` the opponents); ``{{ hand|points_of:side }}`` and
-``{{ table|total_of:side }}`` read that side's points of a hand and total of a table.
+``{{ table|total_of:side }}`` read that side's points of a hand (or a penalty) and total of a table.
 ``{% for kind, rule in rules|penalty_rules %}`` lists each penalty whose points the rule set fixes with what it
 gives ("Play out of turn", "3 points to the opponents")."""
 
@@ -26,8 +26,9 @@ def pair_label(value) -> str:
 
 
 @register.filter
-def points_of(hand, side) -> int:
-    return hand.points(side)
+def points_of(record, side) -> int:
+    """A hand's or a penalty's points for ``side`` (its ``ns_points`` or ``ew_points``)."""
+    return record.ns_points if side == Pair.NORTH_SOUTH else record.ew_points
 
 
 @register.filter
