@@ -9,7 +9,14 @@ from scoring.bids import Bid, BidKind, Contract, Direction, Suit
 from scoring.clock import Clock, ClockLevel, Projection, clock_text, projected_finish
 from scoring.errors import ScoringError
 from scoring.hand import HandScore, apply_reneges, score_hand
-from scoring.penalties import BidOutOfTurnChoice, Penalty, PenaltyKind, RedealReason, penalty_points
+from scoring.penalties import (
+    BidOutOfTurnChoice,
+    Penalty,
+    PenaltyKind,
+    RedealReason,
+    penalty_points,
+    penalty_rules,
+)
 from scoring.round import Deal, DealLine, PenaltyLine, RoundScore, bye_points, round_winner, score_round
 from scoring.rules import (
     PRESETS,
@@ -60,6 +67,7 @@ __all__ = [
     "clock_text",
     "forfeit_allowed_from",
     "penalty_points",
+    "penalty_rules",
     "projected_finish",
     "round_winner",
     "score_hand",

@@ -19,7 +19,8 @@ class Inputs:
     ``count``: how many times (a renege); ``choice``: the wronged player's choice (a bid out of turn);
     ``points``: a ruling's points; ``hint``: said beside the kind where it is chosen; ``staff_only``: only
     the tournament's staff record it (on the round as a whole, with its reason in writing); ``on_form``: chosen
-    on the penalty form (a deal out of turn is recorded with its deal instead).
+    on the penalty form (a deal out of turn is recorded with its deal instead); ``rule``: what the rule set
+    gives for it, as the sheets print it, naming its settings in braces ("{renege_books} books ...").
     """
 
     count: bool = False
@@ -28,6 +29,7 @@ class Inputs:
     hint: str = ""
     staff_only: bool = False
     on_form: bool = True
+    rule: str = ""
 
     @property
     def fields(self) -> tuple[str, ...]:
@@ -54,6 +56,11 @@ class PenaltyKind(Term):
         """The kind as the penalty form offers it, with its hint."""
         return f"{self.label} ({self.inputs.hint})" if self.inputs.hint else self.label
 
+    def rule(self, rules: RuleSet) -> str:
+        """What ``rules`` give for this kind, in words ("3 points to the opponents"); empty for a kind whose
+        points are not the rule set's."""
+        return self.inputs.rule.format_map(rules.to_dict())
+
     @classmethod
     def on_form(cls, *, staff: bool) -> list[PenaltyKind]:
         """The kinds the penalty form offers: staff see those only staff record."""
@@ -61,13 +68,24 @@ class PenaltyKind(Term):
 
 
 INPUTS = {
-    PenaltyKind.RENEGE: Inputs(count=True, hint="books move before scoring"),
-    PenaltyKind.BID_OUT_OF_TURN: Inputs(choice=True),
-    PenaltyKind.PLAY_OUT_OF_TURN: Inputs(),
+    PenaltyKind.RENEGE: Inputs(
+        count=True, hint="books move before scoring", rule="{renege_books} books to the other team before scoring"
+    ),
+    PenaltyKind.BID_OUT_OF_TURN: Inputs(
+        choice=True, rule="the wronged player takes {bid_out_of_turn_points} points, a re-deal, or play on"
+    ),
+    PenaltyKind.PLAY_OUT_OF_TURN: Inputs(rule="{play_out_of_turn_points} points to the opponents"),
     PenaltyKind.DEAL_OUT_OF_TURN: Inputs(on_form=False),
-    PenaltyKind.EXPOSED_CARD: Inputs(hint="a team's first is a warning"),
+    PenaltyKind.EXPOSED_CARD: Inputs(
+        hint="a team's first is a warning", rule="a warning the first time, then {exposed_card_points} points"
+    ),
     PenaltyKind.DIRECTOR_RULING: Inputs(points=True, staff_only=True),
 }
+
+
+def penalty_rules(rules: RuleSet) -> list[tuple[PenaltyKind, str]]:
+    """The kinds whose points or books the rule set fixes, each with what ``rules`` give for it."""
+    return [(kind, kind.rule(rules)) for kind in PenaltyKind if kind.inputs.rule]
 
 
 class BidOutOfTurnChoice(Term):

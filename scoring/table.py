@@ -21,6 +21,11 @@ class Pair(Term):
             return (Seat.NORTH, Seat.SOUTH)
         return (Seat.EAST, Seat.WEST)
 
+    @property
+    def short(self) -> str:
+        """The pair in short, by its seats' letters: "N–S", "E–W"."""
+        return "–".join(seat.value for seat in self.seats)
+
 
 class Seat(Term):
     NORTH = "N", "North"

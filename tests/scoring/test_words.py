@@ -17,6 +17,7 @@ from scoring import (
     ScoringError,
     Seat,
     Suit,
+    penalty_rules,
     round_winner,
     score_round,
 )
@@ -145,3 +146,21 @@ def test_results_come_back_in_the_order_given():
     assert [line.warning for line in lines] == [True, False, False]
     assert [line.points for line in lines] == [{NS: 0, EW: 0}, {NS: 0, EW: 0}, {NS: 0, EW: 3}]
     assert [line.points for line in result.rulings] == [{NS: 0, EW: 2}, {NS: -1, EW: 0}]
+
+
+def test_the_penalty_rules_are_said_with_the_rule_sets_numbers():
+    """The sheets and the penalty form say each penalty's points from the engine: a kind whose points the rule
+    set fixes is listed with them; a deal out of turn (no points) and a ruling (points entered) are not."""
+    rules = RuleSet().replace(
+        renege_books=2, bid_out_of_turn_points=4, play_out_of_turn_points=5, exposed_card_points=6
+    )
+    assert dict(penalty_rules(rules)) == {
+        PenaltyKind.RENEGE: "2 books to the other team before scoring",
+        PenaltyKind.BID_OUT_OF_TURN: "the wronged player takes 4 points, a re-deal, or play on",
+        PenaltyKind.PLAY_OUT_OF_TURN: "5 points to the opponents",
+        PenaltyKind.EXPOSED_CARD: "a warning the first time, then 6 points",
+    }
+
+
+def test_a_pair_in_short_is_its_seats_letters():
+    assert [pair.short for pair in Pair] == ["N–S", "E–W"]

@@ -238,17 +238,7 @@ def placings(tournament: Tournament) -> list[schemas.PlacingOut]:
     found = selectors.tournament_placings(tournament)
     if found is None:
         raise Http404("No final placings yet: every playoff match must be decided.")
-    return [
-        schemas.PlacingOut(
-            place=p.place,
-            shared=p.shared,
-            label=p.label,
-            team=team_ref(p.team),
-            players=players_of(p.team),
-            how=p.reached,
-        )
-        for p in found
-    ]
+    return [schemas.PlacingOut.model_validate(placing) for placing in found]
 
 
 def announcements(tournament: Tournament) -> list[schemas.AnnouncementOut]:

@@ -228,8 +228,8 @@ class PlacingOut(Schema):
     shared: bool
     label: str
     team: TeamRef
-    players: list[str]
-    how: str
+    players: list[str] = read("team.player_name_list", "players")
+    how: str = read("reached", "how")
 
 
 class AnnouncementOut(Schema):

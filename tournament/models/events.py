@@ -141,6 +141,16 @@ class Tournament(models.Model):
         """The payout percentages by place, as the money engine takes them."""
         return payout_percents_parse(self.payout_percents)
 
+    @property
+    def accept_mode(self) -> bool:
+        """The opponents accept each hand the sitting team enters, with their code."""
+        return self.sheet_mode == self.SheetMode.ACCEPT
+
+    @property
+    def double_entry(self) -> bool:
+        """Blind double entry: each team enters every hand on its own phone, and the two entries must agree."""
+        return self.sheet_mode == self.SheetMode.DOUBLE
+
 
 class Player(models.Model):
     """A person at the event; may enter several of its tournaments."""

@@ -53,6 +53,11 @@ class TeamAccount:
     def outstanding(self) -> Decimal:
         return max(ZERO, self.expected_entry - self.entry_net) + max(ZERO, self.expected_side - self.side_net)
 
+    @property
+    def side_pot_next(self) -> bool:
+        """The entry fee is paid and the side pot is not: the desk's next payment is most likely the side pot's."""
+        return self.team.side_pot and self.entry_net >= self.expected_entry and self.side_net < self.expected_side
+
 
 @dataclass(frozen=True)
 class DeskMoney:

@@ -11,7 +11,7 @@ from scoring import Absent, forfeit_allowed_from
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Round, Seating, SitOut, Substitute, Table, Team
 from tournament.selectors.teams import absent_twice
-from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.recompute import table_recompute
 from tournament.services.sheets.write import Change, sheet_write
 
@@ -159,14 +159,9 @@ def team_sit_out_set(
         SitOut.objects.create(tournament=tournament, team=team, round_number=round_number, reason=reason.strip())
     else:
         marked.delete()
-    log_write(
-        actor=actor,
-        action=LogEntry.Action.SIT_OUT,
-        summary=f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}",
-        team=team,
-        reason=reason,
-        after={"round": round_number, "sits_out": sits_out},
-    )
+    says = f"{'sits out' if sits_out else 'plays again in'} round {round_number}"
+    after = {"round": round_number, "sits_out": sits_out}
+    team_log_write(team, actor, LogEntry.Action.SIT_OUT, says, reason=reason, after=after)
     return team
 
 

@@ -171,3 +171,9 @@ def log_write(
         actor_name=actor.name,
         device=actor.device[:100],
     )
+
+
+def team_log_write(team: Team, actor: Actor | None, action: str, says: str, **details) -> LogEntry:
+    """An entry about one team, said after its number and name ("Team #3 Aces" ``says``); ``details`` are as
+    for ``log_write``."""
+    return log_write(actor=actor_of(actor), action=action, summary=f"Team {team} {says}", team=team, **details)

@@ -13,7 +13,7 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
 from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
 from tournament.selectors.money import desk_money, payout_sheet
-from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.throttle import throttle_check, throttle_clear, throttle_fail
 
 
@@ -103,7 +103,7 @@ def _amount(amount, *, missing: str):
     return amount
 
 
-def _money_record(team: Team, actor, action: str, summary: str, *, reason: str = "", **payment) -> Payment:
+def _money_record(team: Team, actor, action: str, says: str, *, reason: str = "", **payment) -> Payment:
     """Store money received from or handed back to a team, settle its fee, and log it."""
     actor = actor_of(actor)
     record = Payment.objects.create(
@@ -111,7 +111,7 @@ def _money_record(team: Team, actor, action: str, summary: str, *, reason: str =
     )
     _fee_settled(team)
     after = {"amount": str(record.amount), "method": record.method, "pot": record.pot}
-    log_write(actor=actor, action=action, summary=summary, team=team, reason=reason, after=after)
+    team_log_write(team, actor, action, says, reason=reason, after=after)
     return record
 
 
@@ -126,8 +126,7 @@ def payment_record(
     if _pot(pot) == Pot.SIDE_POT and not team.side_pot:
         raise ServiceError(f"Team #{team.number} is not in the side pot: put it in first.", field="pot")
     paid = f"{amount} ({Payment.Method(method).label.lower()}) for the {Pot(pot).label.lower()}"
-    summary = f"Team #{team.number} {team.display_name} paid {paid}"
-    return _money_record(team, actor, LogEntry.Action.PAYMENT, summary, pot=pot, amount=amount, method=method)
+    return _money_record(team, actor, LogEntry.Action.PAYMENT, f"paid {paid}", pot=pot, amount=amount, method=method)
 
 
 @transaction.atomic
@@ -148,9 +147,9 @@ def refund_record(
         )
     if team.tournament.payouts.exists():
         raise ServiceError("Prizes have been paid already: a refund now would unbalance the payout sheet.")
-    summary = f"Team #{team.number} {team.display_name} was refunded {amount} of the {Pot(pot).label.lower()}"
+    says = f"was refunded {amount} of the {Pot(pot).label.lower()}"
     refund = {"kind": Payment.Kind.REFUND, "pot": pot, "amount": amount, "method": method}
-    return _money_record(team, actor, LogEntry.Action.REFUND, summary, reason=reason, **refund)
+    return _money_record(team, actor, LogEntry.Action.REFUND, says, reason=reason, **refund)
 
 
 @transaction.atomic
@@ -169,14 +168,9 @@ def payout_pay(*, tournament: Tournament, team: Team, pot: str = Pot.ENTRY, acto
     payout = Payout.objects.create(
         tournament=tournament, team=line.team, pot=pot, place=line.label, amount=line.amount, paid_by=actor.name
     )
-    log_write(
-        actor=actor,
-        action=LogEntry.Action.PAYOUT,
-        summary=f"Team #{team.number} {line.team.display_name} was paid {line.amount} for place {line.label} "
-        f"({PRIZE_FROM[pot].lower()})",
-        team=line.team,
-        after={"amount": str(line.amount), "place": line.label, "pot": pot},
-    )
+    paid = f"was paid {line.amount} for place {line.label} ({PRIZE_FROM[pot].lower()})"
+    after = {"amount": str(line.amount), "place": line.label, "pot": pot}
+    team_log_write(line.team, actor, LogEntry.Action.PAYOUT, paid, after=after)
     return payout
 
 
@@ -208,11 +202,6 @@ def _confirm(payout: Payout, code: str, where: str, actor: Actor | None) -> Payo
     payout.confirmed_at = timezone.now()
     payout.confirmed_on = (where or "")[:100]
     payout.save(update_fields=["confirmed_at", "confirmed_on"])
-    log_write(
-        actor=actor_of(actor, default=Actor.team(team)),
-        action=LogEntry.Action.PAYOUT_CONFIRMED,
-        summary=f"Team #{team.number} {team.display_name} confirmed receiving {payout.amount} "
-        f"({payout.pot_name.lower()}){' ' + where if where else ''}",
-        team=team,
-    )
+    confirmed = f"confirmed receiving {payout.amount} ({payout.pot_name.lower()}){' ' + where if where else ''}"
+    team_log_write(team, actor_of(actor, default=Actor.team(team)), LogEntry.Action.PAYOUT_CONFIRMED, confirmed)
     return payout

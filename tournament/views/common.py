@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
@@ -68,14 +69,17 @@ def service_run(request, service: Callable[[], object], done: str | Callable | N
     return Ran(True, result)
 
 
-def form_saved(request, form, service: Callable[..., object], done: str | Callable):
-    """On a valid POST, run ``service(**form.cleaned_data)`` and return its result; otherwise None, with the
-    refusal beside its field (the page drawing ``form`` again shows it)."""
+def form_saved(request, form, service: Callable[..., object], done: str | Callable, **bound):
+    """On a valid POST, run ``service(**form.cleaned_data, **bound)`` for the person asking (given as ``actor``)
+    and return its result; otherwise None, with the refusal beside its field (the page drawing ``form`` again
+    shows it)."""
     if request.method != "POST":
         return None
-    ran = service_run(request, lambda: service(**form.cleaned_data), done, form=form) if form.is_valid() else None
-    if ran is not None and ran.done:
-        return ran.result
+    if form.is_valid():
+        save = partial(service, **form.cleaned_data, **bound, actor=request_actor(request))
+        ran = service_run(request, save, done, form=form)
+        if ran.done:
+            return ran.result
     first_error_focus(form)
     return None
 

@@ -118,8 +118,7 @@ def person_edit(request, person_id):
     person = get_object_or_404(Person, pk=person_id)
     initial = {"name": person.name, "city": person.city, "hidden": person.hidden}
     form = PersonForm(request.POST or None, initial=initial)
-    update = partial(persons.person_update, person=person, actor=request_actor(request))
-    if form_saved(request, form, update, "Person saved."):
+    if form_saved(request, form, persons.person_update, "Person saved.", person=person):
         return redirect("director:persons")
     players = person.players.select_related("event").order_by("-event__starts_on", "pk")
     return render(request, "director/person_edit.html", {"person": person, "form": form, "players": players})
@@ -129,8 +128,8 @@ def person_edit(request, person_id):
 def series_index(request):
     form = SeriesForm(request.POST or None)
 
-    def create(**_):
-        return series.series_create(actor=request_actor(request), **form.service_arguments())
+    def create(actor, **answers):
+        return series.series_create(actor=actor, **form.service_arguments())
 
     created = form_saved(request, form, create, lambda made: f"Series {made.name} created. Now add its tournaments.")
     if created:
@@ -144,8 +143,8 @@ def series_edit(request, slug):
     initial = {"name": found.name, **found.points_data}
     form = SeriesForm(request.POST or None, initial=initial)
 
-    def update(**_):
-        return series.series_update(series=found, actor=request_actor(request), **form.service_arguments())
+    def update(actor, **answers):
+        return series.series_update(series=found, actor=actor, **form.service_arguments())
 
     if form_saved(request, form, update, "Series saved."):
         return redirect("director:series_edit", slug=found.slug)

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, TeamSignForm, VersionForm, hand_entry
-from tournament.models import Team, Tournament
+from tournament.models import Team
 from tournament.security import client_ip
 from tournament.selectors.clock import clock_view
 from tournament.selectors.team_page import team_now
@@ -105,7 +105,7 @@ def _page(request, team: Team, status=200, **overrides):
         )
         if now.table
         else None,
-        "double": team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE,
+        "double": team.tournament.double_entry,
         "enters": now.table is not None and _enters(now),
         "clock": clock_view(now.table, team.tournament.rules) if now.table and not now.table.signed else None,
         "new_table": _new_table(request, team, now),
@@ -134,8 +134,7 @@ def _act(request, team: Team, form, call, done, *, drawn: bool = True, **refused
 
 def _enters(now) -> bool:
     """Whether the team's page draws its entry forms (blind double entry, the round still playing)."""
-    double = now.team.tournament.sheet_mode == Tournament.SheetMode.DOUBLE
-    return double and not now.table.complete and not now.table.signed
+    return now.team.tournament.double_entry and not now.table.complete and not now.table.signed
 
 
 def _table_and_pair(team: Team):

@@ -1,13 +1,14 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament import selectors
 from tournament.errors import ServiceError
-from tournament.models import Round, Tournament
+from tournament.management.tournament_command import TournamentCommand
+from tournament.models import Round
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.log import Actor
 
 
-class Command(BaseCommand):
+class Command(TournamentCommand):
     help = (
         "Draw a tournament's next round as a draft (replacing a draft of the same round) and print it. "
         "Random draws are reproducible: the same --seed gives the same tables."
@@ -17,7 +18,7 @@ class Command(BaseCommand):
     requires_system_checks = []
 
     def add_arguments(self, parser):
-        parser.add_argument("tournament_slug")
+        super().add_arguments(parser)
         parser.add_argument("--round", type=int, required=True, dest="round_number", help="the round to draw")
         parser.add_argument("--method", choices=Round.Method.values, default=Round.Method.RANDOM)
         parser.add_argument("--seed", type=int, help="random draw: the seed (default: a new one, printed)")
@@ -34,10 +35,9 @@ class Command(BaseCommand):
             help="draw (and publish) although tables of an earlier round have not signed; written in the log",
         )
 
-    def handle(self, *args, tournament_slug, round_number, method, seed, pairs, publish, override_unsigned, **options):
-        tournament = Tournament.objects.filter(slug=tournament_slug).first()
-        if tournament is None:
-            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+    def tournament_handle(
+        self, tournament, *, round_number, method, seed, pairs, publish, override_unsigned, **options
+    ):
         latest = tournament.rounds.order_by("-number").first()
         expected = 1 if latest is None else latest.number if latest.is_draft else latest.number + 1
         if round_number != expected:

@@ -1,27 +1,24 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament.errors import ImportRejected
-from tournament.models import Tournament
+from tournament.management.tournament_command import TournamentCommand
 from tournament.services.log import Actor
 from tournament.services.teams import CSV_COLUMNS, teams_import_csv
 
 
-class Command(BaseCommand):
+class Command(TournamentCommand):
     help = (
         "Register the teams of a CSV file in a tournament; a file with any problem imports nothing. "
         "Columns (first line): " + ", ".join(CSV_COLUMNS) + "; player1 and player2 are required. See docs/teams-csv.md."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("tournament_slug", help="the tournament's slug, as in its page's address")
+        super().add_arguments(parser)
         parser.add_argument("file", help="the CSV file (UTF-8)")
 
-    def handle(self, *args, tournament_slug, file, **options):
-        tournament = Tournament.objects.filter(slug=tournament_slug).first()
-        if tournament is None:
-            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+    def tournament_handle(self, tournament, *, file, **options):
         try:
             text = Path(file).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as error:

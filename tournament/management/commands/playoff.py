@@ -1,32 +1,29 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament import selectors
 from tournament.api import data as api_data
 from tournament.api.encode import json_of
 from tournament.errors import ServiceError
-from tournament.models import Tournament
+from tournament.management.tournament_command import TournamentCommand
 from tournament.services.log import Actor
 from tournament.services.playoffs import playoff_publish, playoff_seed
 
 
-class Command(BaseCommand):
+class Command(TournamentCommand):
     help = (
         "Seed a tournament's playoff from the standings (--seed N, once qualifying is signed) and publish the "
         "bracket (--publish), or print the bracket as it stands (--format json for a machine-readable copy)."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("tournament_slug")
+        super().add_arguments(parser)
         parser.add_argument("--seed", type=int, dest="teams", help="seed the top N teams of the standings")
         parser.add_argument("--third-place", action="store_true", help="with a third-place match")
         parser.add_argument("--double", action="store_true", help="double elimination")
         parser.add_argument("--publish", action="store_true", help="publish the bracket: the first tables open")
         parser.add_argument("--format", choices=["text", "json"], default="text", dest="output")
 
-    def handle(self, *args, tournament_slug, teams, third_place, double, publish, output, **options):
-        tournament = Tournament.objects.filter(slug=tournament_slug).select_related("event").first()
-        if tournament is None:
-            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+    def tournament_handle(self, tournament, *, teams, third_place, double, publish, output, **options):
         try:
             if teams is not None:
                 playoff_seed(

@@ -1,20 +1,21 @@
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from tournament.models import Round, Tournament
+from tournament.management.tournament_command import TournamentCommand
+from tournament.models import Round
 from tournament.printing import round_sheets_pdf
 
 
-class Command(BaseCommand):
+class Command(TournamentCommand):
     help = (
         "Write one PDF with every table's score sheet of a round: completed from the records, or blank "
         "(--blank) to score on paper. Each sheet's QR code links to the table's page under --base-url."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("tournament_slug")
+        super().add_arguments(parser)
         parser.add_argument("--round", type=int, required=True, dest="round_number")
         parser.add_argument("--blank", action="store_true", help="empty rows to fill in by hand")
         parser.add_argument("-o", "--output", required=True, help="the PDF file to write")
@@ -24,10 +25,7 @@ class Command(BaseCommand):
             help="the address phones use to reach the app (default: the SITE_URL setting, else http://127.0.0.1:8000)",
         )
 
-    def handle(self, *args, tournament_slug, round_number, blank, output, base_url, **options):
-        tournament = Tournament.objects.filter(slug=tournament_slug).first()
-        if tournament is None:
-            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+    def tournament_handle(self, tournament, *, round_number, blank, output, base_url, **options):
         round_ = (
             Round.objects.filter(tournament=tournament, number=round_number).select_related("tournament__event").first()
         )

@@ -1,10 +1,10 @@
 import csv
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from tournament.api import data as api_data
 from tournament.api.encode import json_of
-from tournament.models import Tournament
+from tournament.management.tournament_command import TournamentCommand
 from tournament.selectors.placings import tournament_placings
 from tournament.selectors.standings import tournament_standings
 
@@ -12,11 +12,11 @@ COLUMNS = ["Place", "Team", "Players", "City", "W-L-T", "For", "Against", "Diff"
 PLACING_COLUMNS = ["Place", "Team", "Players", "How"]
 
 
-class Command(BaseCommand):
+class Command(TournamentCommand):
     help = "Print a tournament's standings over its signed rounds, as a table, CSV or JSON."
 
     def add_arguments(self, parser):
-        parser.add_argument("tournament_slug")
+        super().add_arguments(parser)
         parser.add_argument("--format", choices=["table", "csv", "json"], default="table", dest="output")
         parser.add_argument(
             "--placings",
@@ -24,10 +24,7 @@ class Command(BaseCommand):
             help="the final placings of the whole field (once the playoff is decided)",
         )
 
-    def handle(self, *args, tournament_slug, output, placings, **options):
-        tournament = Tournament.objects.filter(slug=tournament_slug).first()
-        if tournament is None:
-            raise CommandError(f"There is no tournament {tournament_slug!r}.")
+    def tournament_handle(self, tournament, *, output, placings, **options):
         if placings:
             self.placings(tournament, output)
             return

@@ -74,6 +74,7 @@ def log_entries(
             refuse(f"{where}.version", "a change to a sheet carries the sheet's version")
         entries.append(
             LogEntry(
+                **model_values(item, LogEntry, leave=("version", "actor", "actor_name")),
                 event=event,
                 tournament=tournament,
                 round_number=table.round.number if table is not None else item.round,
@@ -81,15 +82,8 @@ def log_entries(
                 table_number=table.number if table is not None else None,
                 version=item.version if table is not None else None,
                 team=teams(item.team, f"{where}.team") if item.team is not None and table is None else None,
-                action=item.action,
-                summary=item.summary,
-                reason=item.reason,
-                before=item.before,
-                after=item.after,
-                correction=item.correction,
                 actor=actor,
                 actor_name=actor_name,
-                device=item.device,
                 created_at=item.created_at or timezone.now(),
             )
         )

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from scoring import Pair, RedealReason
 from tournament.errors import ServiceError
-from tournament.models import Hand, HandSubmission, LogEntry, Table, Tournament
+from tournament.models import Hand, HandSubmission, LogEntry, Table
 from tournament.services.log import Actor
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.entries import (
@@ -111,7 +111,7 @@ def hand_submit(
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
-        if table.round.tournament.sheet_mode != Tournament.SheetMode.DOUBLE:
+        if not table.round.tournament.double_entry:
             raise ServiceError("In this tournament the sitting team enters the hands at the table.")
         if pair not in Pair.values():
             raise ServiceError("Choose your team.", field="pair")

@@ -8,7 +8,7 @@ from django.utils import timezone
 import scoring
 from scoring import PenaltyKind, RedealReason, Seat
 from tournament.errors import ServiceError
-from tournament.models import Hand, LogEntry, Penalty, Table, Tournament
+from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.log import TABLE_LINK, Actor
 from tournament.services.recompute import sheet_load, sheet_score
 from tournament.services.sheets.entries import (
@@ -44,7 +44,7 @@ def _mark_out_of_turn(table: Table, hand: Hand, entry: HandEntry, actor: Actor) 
 
 def entry_mode_check(table: Table, actor: Actor) -> None:
     """In blind double entry each team enters every deal on its own phone; only staff enter one directly."""
-    if table.round.tournament.sheet_mode == Tournament.SheetMode.DOUBLE and not actor.is_staff:
+    if table.round.tournament.double_entry and not actor.is_staff:
         raise ServiceError(
             "In this tournament each team enters every hand on its own phone, on its team page: "
             "a hand is recorded when both teams' entries agree."
@@ -58,7 +58,7 @@ def entered_by(table: Table, actor: Actor) -> dict:
     pair = table.sitting_pair
     if actor.team_id is not None:
         pair = table.seatings.get(team_id=actor.team_id).pair
-    waits = table.round.tournament.sheet_mode == Tournament.SheetMode.ACCEPT
+    waits = table.round.tournament.accept_mode
     return {"entered_by": pair, "accepted_at": None if waits else timezone.now()}
 
 
@@ -155,7 +155,7 @@ def hand_record(
         hand.save()
         if checked.out_of_turn:
             _mark_out_of_turn(table, hand, checked, actor)
-        if table.round.tournament.sheet_mode == Tournament.SheetMode.DOUBLE:
+        if table.round.tournament.double_entry:
             table.submissions.filter(sequence=hand.sequence).delete()
         return Change(
             LogEntry.Action.HAND_ADDED,

@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from scoring import Pair
 from tournament.errors import ServiceError
-from tournament.models import Hand, LogEntry, Player, Round, Signature, Table, Team, Tournament, team_code_typed
+from tournament.models import Hand, LogEntry, Player, Round, Signature, Table, Team, team_code_typed
 from tournament.services.log import Actor
 from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 from tournament.services.throttle import table_key, throttle_check, throttle_fail
@@ -51,11 +51,11 @@ def with_codes_counted(table: Table, actor: Actor, write):
 
 def waiting_hands(table: Table) -> list[str]:
     """What still waits for the teams before the sheet can be signed, in words (empty when nothing does)."""
-    mode = table.round.tournament.sheet_mode
-    if mode == Tournament.SheetMode.ACCEPT:
+    tournament = table.round.tournament
+    if tournament.accept_mode:
         pending = table.hands.filter(accepted_at__isnull=True).order_by("sequence")
         return [f"hand {hand.hand_number} is not accepted by the other team yet" for hand in pending]
-    if mode == Tournament.SheetMode.DOUBLE and table.submissions.exists():
+    if tournament.double_entry and table.submissions.exists():
         return ["a deal waits for both teams' entries to agree"]
     return []
 
@@ -115,7 +115,7 @@ def hand_accept(*, table: Table, hand: Hand, code: str = "", context: ChangeCont
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
-        if table.round.tournament.sheet_mode != Tournament.SheetMode.ACCEPT:
+        if not table.round.tournament.accept_mode:
             raise ServiceError("In this tournament the teams sign the whole sheet; hands are not accepted one by one.")
         stored = Hand.objects.get(pk=hand.pk, table=table)
         if stored.accepted_at is not None:

@@ -4,7 +4,7 @@ from django.db import transaction
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Team, new_team_code, team_code_typed
-from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.log import Actor, team_log_write
 from tournament.services.throttle import address_key, throttle_check, throttle_fail
 
 
@@ -30,12 +30,7 @@ def team_code_renew(*, team: Team, actor: Actor | None = None) -> Team:
     team = Team.objects.select_for_update().select_related("tournament__event").get(pk=team.pk)
     team.code = unused_team_code()
     team.save(update_fields=["code"])
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.CODE_ISSUED,
-        summary=f"Team #{team.number} {team.display_name} was given a new code; the old one no longer works",
-        team=team,
-    )
+    team_log_write(team, actor, LogEntry.Action.CODE_ISSUED, "was given a new code; the old one no longer works")
     return team
 
 

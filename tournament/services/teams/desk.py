@@ -3,7 +3,7 @@
 from django.db import transaction
 
 from tournament.models import LogEntry, Team
-from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.log import Actor, team_log_write
 
 DESK_FIELDS = ("checked_in", "fee_paid", "side_pot", "withdrawn")
 DESK_WORDS = {
@@ -52,12 +52,8 @@ def team_desk_update(
     if fields:
         team.save(update_fields=sorted(set(fields)))
         words = [DESK_WORDS[field, changes[field]] for field in changes if changes[field] is not None]
-        log_write(
-            actor=actor_of(actor),
-            action=LogEntry.Action.DESK,
-            summary=f"Team #{team.number} {team.display_name}: {', '.join(words)}",
-            team=team,
-            before=before,
-            after={field: getattr(team, field) for field in DESK_FIELDS},
+        after = {field: getattr(team, field) for field in DESK_FIELDS}
+        team_log_write(
+            team, actor, LogEntry.Action.DESK, f"at the desk: {', '.join(words)}", before=before, after=after
         )
     return team

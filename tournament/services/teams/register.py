@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Team, TeamMember, Tournament
-from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.log import Actor, team_log_write
 from tournament.services.teams.codes import unused_team_code
 from tournament.services.teams.entries import (
     PlayerEntry,
@@ -46,13 +46,8 @@ def team_register(
 ) -> Team:
     """Enter a team of two players; a late team on the day is registered checked in."""
     team = register(tournament, players, name, city, number, fee_paid, side_pot, checked_in)
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.TEAM_REGISTERED,
-        summary=f"Team #{team.number} {team.display_name} registered" + (", checked in" if checked_in else ""),
-        team=team,
-        after=team_snapshot(team),
-    )
+    registered = "registered, checked in" if checked_in else "registered"
+    team_log_write(team, actor, LogEntry.Action.TEAM_REGISTERED, registered, after=team_snapshot(team))
     return team
 
 
@@ -130,12 +125,7 @@ def team_update(
     team = Team.objects.prefetch_related("memberships__player").get(pk=team.pk)
     after = team_snapshot(team)
     changed = ", ".join(key for key in after if before[key] != after[key])
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.TEAM_CHANGED,
-        summary=f"Team #{team.number} changed: {changed or 'nothing'}",
-        team=team,
-        before=before,
-        after=after,
+    team_log_write(
+        team, actor, LogEntry.Action.TEAM_CHANGED, f"changed: {changed or 'nothing'}", before=before, after=after
     )
     return team

@@ -39,8 +39,8 @@ def dashboard(request):
 @director_required
 def event_create(request):
     form = forms.EventForm(request.POST or None)
-    create = partial(events.event_create, actor=request_actor(request))
-    event = form_saved(request, form, create, lambda event: f"{event.name} created. Now add its tournaments.")
+    created = "{0.name} created. Now add its tournaments.".format
+    event = form_saved(request, form, events.event_create, created)
     if event is not None:
         return redirect("director:event", event_slug=event.slug)
     return form_page(request, form, "New event", "Create event")
@@ -51,8 +51,7 @@ def event_edit(request, event_slug):
     event = selectors.event_get(event_slug)
     initial = {"name": event.name, "venue": event.venue, "starts_on": event.starts_on, "ends_on": event.ends_on}
     form = forms.EventForm(request.POST or None, initial=initial)
-    update = partial(events.event_update, event=event, actor=request_actor(request))
-    if form_saved(request, form, update, "Event saved."):
+    if form_saved(request, form, events.event_update, "Event saved.", event=event):
         return redirect("director:event", event_slug=event.slug)
     return form_page(request, form, f"Edit {event.name}", "Save", event=event)
 
@@ -68,8 +67,8 @@ def event_detail(request, event_slug):
 def tournament_create(request, event_slug):
     event = selectors.event_get(event_slug)
     form = forms.TournamentCreateForm(request.POST or None)
-    create = partial(events.tournament_create, event=event, actor=request_actor(request))
-    tournament = form_saved(request, form, create, lambda t: f"{t.name} created. Check its rules below.")
+    created = "{0.name} created. Check its rules below.".format
+    tournament = form_saved(request, form, events.tournament_create, created, event=event)
     if tournament is not None:
         return redirect("director:tournament_rules", slug=tournament.slug)
     return form_page(request, form, f"New tournament at {event.name}", "Create tournament", event=event)
@@ -98,8 +97,7 @@ def tournament_edit(request, slug):
     tournament = selectors.tournament_get(slug)
     initial = {name: getattr(tournament, name) for name in events.TOURNAMENT_FIELDS}
     form = forms.TournamentForm(request.POST or None, initial=initial)
-    update = partial(events.tournament_update, tournament=tournament, actor=request_actor(request))
-    if form_saved(request, form, update, "Tournament saved."):
+    if form_saved(request, form, events.tournament_update, "Tournament saved.", tournament=tournament):
         return redirect("director:tournament", slug=tournament.slug)
     return form_page(request, form, f"Edit {tournament.name}", "Save", **tournament_context(tournament))
 
@@ -120,8 +118,11 @@ def tournament_rules(request, slug):
         form = forms.RuleSetForm(rules=rules)
     else:
         form = forms.RuleSetForm(request.POST or None, rules=rules, published=published)
-        store = partial(events.tournament_rules_set, tournament=tournament, actor=request_actor(request))
-        if form_saved(request, form, lambda **settings: store(rules=form.rules), "Rules saved."):
+
+        def store(actor, **settings):
+            return events.tournament_rules_set(tournament=tournament, rules=form.rules, actor=actor)
+
+        if form_saved(request, form, store, "Rules saved."):
             return redirect("director:tournament", slug=tournament.slug)
     context = tournament_context(tournament, form=form, presets=[] if published else list(PRESETS), published=published)
     return render(request, "director/rules.html", context)
@@ -131,8 +132,8 @@ def tournament_rules(request, slug):
 def announcements(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.AnnouncementForm(request.POST or None)
-    post = partial(events.announcement_post, tournament=tournament, actor=request_actor(request))
-    if form_saved(request, form, post, "Announcement posted on the tournament's page."):
+    posted = "Announcement posted on the tournament's page."
+    if form_saved(request, form, events.announcement_post, posted, tournament=tournament):
         return redirect("director:announcements", slug=tournament.slug)
     context = {
         "tournament": tournament,

@@ -31,8 +31,7 @@ def money_settings(request, slug):
     tournament = selectors.tournament_get(slug)
     initial = {name: getattr(tournament, name) for name in MONEY_SETTINGS}
     form = MoneySettingsForm(request.POST or None, initial=initial)
-    save = partial(money.money_settings_set, tournament=tournament, actor=request_actor(request))
-    if form_saved(request, form, save, "Money settings saved."):
+    if form_saved(request, form, money.money_settings_set, "Money settings saved.", tournament=tournament):
         return redirect("director:payouts", slug=tournament.slug)
     context = {"form": form, "title": f"Money: {tournament.name}", "submit": "Save", "tournament": tournament}
     return render(request, "director/form.html", {**context, "event": tournament.event})

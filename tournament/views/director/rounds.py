@@ -23,8 +23,8 @@ from tournament.views.permissions import director_required, scorekeeper_required
 def round_new(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.DrawForm(request.POST or None)
-    draw = partial(draws.round_draw, tournament=tournament, actor=request_actor(request))
-    round_ = form_saved(request, form, draw, lambda r: f"Round {r.number} drawn as a draft: check it, then publish.")
+    drawn = "Round {0.number} drawn as a draft: check it, then publish.".format
+    round_ = form_saved(request, form, draws.round_draw, drawn, tournament=tournament)
     if round_ is not None:
         return redirect("director:round", slug=tournament.slug, number=round_.number)
     next_number = draws.next_round_number(tournament)

@@ -65,9 +65,8 @@ def team_list(request, slug):
 def team_create(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.TeamRegisterForm(request.POST or None, initial={"checked_in": request.GET.get("late") == "1"})
-    actor = request_actor(request)
 
-    def register(**data):
+    def register(actor, **data):
         return teams.team_register(tournament=tournament, actor=actor, **_team_details(data))
 
     team = form_saved(request, form, register, lambda t: f"Team #{t.number} {t.display_name} registered.")
@@ -93,9 +92,8 @@ def team_edit(request, slug, number):
             }
         )
     form = forms.TeamForm(request.POST or None, initial=initial)
-    actor = request_actor(request)
 
-    def update(**data):
+    def update(actor, **data):
         return teams.team_update(team=team, actor=actor, **_team_details(data))
 
     if form_saved(request, form, update, lambda saved: f"Team #{saved.number} saved."):

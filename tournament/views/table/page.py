@@ -22,7 +22,7 @@ from tournament.forms.table import (
     SettleForm,
     SignForm,
 )
-from tournament.models import Round, Table, Tournament
+from tournament.models import Round, Table
 from tournament.selectors.clock import clock_view
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import ChangeContext, may_change
@@ -142,31 +142,19 @@ class TablePage:
     def sheet(self):
         return selectors.table_sheet(self.table)
 
-    @property
-    def hands(self) -> list:
-        return self.sheet.hands
-
-    @property
-    def rulings(self) -> list:
-        return self.sheet.rulings
-
-    @property
-    def signatures(self) -> dict:
-        return self.sheet.signatures
-
     @cached_property
     def submissions(self) -> list:
         return list(self.table.submissions.order_by("sequence", "pair"))
 
     @cached_property
     def changeable_hands(self) -> set[int]:
-        return {hand.pk for hand in self.hands if may_change(self.actor, hand)}
+        return {hand.pk for hand in self.sheet.hands if may_change(self.actor, hand)}
 
     @cached_property
     def removable_hands(self) -> set[int]:
         return {
             hand.pk
-            for hand in self.hands
+            for hand in self.sheet.hands
             if hand.pk in self.changeable_hands and all(may_change(self.actor, p) for p in hand.penalties.all())
         }
 
@@ -175,7 +163,7 @@ class TablePage:
         return {p.pk for p in self.all_penalties() if may_change(self.actor, p) and p.removable}
 
     def all_penalties(self) -> list:
-        return [penalty for hand in self.hands for penalty in hand.penalties.all()] + self.rulings
+        return [penalty for hand in self.sheet.hands for penalty in hand.penalties.all()] + self.sheet.rulings
 
     @cached_property
     def seeding_changes(self) -> list[str]:
@@ -207,17 +195,9 @@ class TablePage:
         return self.staff or not self.locked
 
     @property
-    def accept_mode(self) -> bool:
-        return self.tournament.sheet_mode == Tournament.SheetMode.ACCEPT
-
-    @property
     def enters_here(self) -> bool:
         """Hands are entered on this page, except in blind double entry (each team on its own page)."""
-        return self.staff or not self.double_entry
-
-    @property
-    def double_entry(self) -> bool:
-        return self.tournament.sheet_mode == Tournament.SheetMode.DOUBLE
+        return self.staff or not self.tournament.double_entry
 
     @property
     def both_entered(self) -> bool:
@@ -226,13 +206,13 @@ class TablePage:
     def _drawn(self, open_form: str) -> dict[str, bool]:
         table, playing = self.table, not self.table.complete
         edit = self.can_edit
-        entering = bool(table.first_dealer or self.hands) or open_form == "hand"
+        entering = bool(table.first_dealer or self.sheet.hands) or open_form == "hand"
         return {
-            "first": edit and not table.first_dealer and not self.hands,
-            "entries": edit and self.double_entry and playing and self.staff and self.both_entered,
+            "first": edit and not table.first_dealer and not self.sheet.hands,
+            "entries": edit and self.tournament.double_entry and playing and self.staff and self.both_entered,
             "hand": edit and self.enters_here and playing and entering,
             "redeal": edit and self.enters_here and playing,
-            "penalty": edit and bool(self.hands or self.staff),
+            "penalty": edit and bool(self.sheet.hands or self.staff),
             "signing": table.complete and not table.signed and not table.disputed_at,
             "dispute": not table.signed and not table.disputed_at,
             "settle": bool(table.disputed_at) and self.staff,
@@ -247,7 +227,7 @@ class TablePage:
         """Whether the sheet draws the form ``name`` opened with its refusal ("sign-NS": while North–South have
         not signed)."""
         if name.startswith("sign-"):
-            return self.drawn["signing"] and name.removeprefix("sign-") not in self.signatures
+            return self.drawn["signing"] and name.removeprefix("sign-") not in self.sheet.signatures
         return self._drawn(name).get(name, False)
 
     @property
@@ -295,7 +275,13 @@ class TablePage:
 
     def penalty_form(self, data=None):
         return self._form(
-            "penalty", PenaltyForm, data, hands=self.hands, staff=self.staff, initial=self.initial(), prefix="penalty"
+            "penalty",
+            PenaltyForm,
+            data,
+            hands=self.sheet.hands,
+            staff=self.staff,
+            initial=self.initial(),
+            prefix="penalty",
         )
 
     def first_dealer_form(self, data=None):
@@ -312,7 +298,9 @@ class TablePage:
         )
 
     def sign_forms(self):
-        return [(side, self.table.team_at(side), self.signatures.get(side), self.sign_form(side)) for side in Pair]
+        return [
+            (side, self.table.team_at(side), self.sheet.signatures.get(side), self.sign_form(side)) for side in Pair
+        ]
 
     def simple_form(self, name: str, form_class, data=None):
         """The dispute, settle and settle-entries forms: a version and their own fields."""
@@ -326,14 +314,14 @@ class TablePage:
             "tournament": self.tournament,
             "event": self.tournament.event,
             "seats": self.seats,
-            "hands": self.hands,
-            "rulings": self.rulings,
+            "hands": self.sheet.hands,
+            "rulings": self.sheet.rulings,
             "hand_form": self.hand_form(),
             "redeal_form": self.redeal_form(),
             "penalty_form": self.penalty_form(),
             "first_dealer_form": self.first_dealer_form(),
             "sign_forms": self.sign_forms() if self.table.complete and not self.table.signed else [],
-            "signatures": self.signatures,
+            "signatures": self.sheet.signatures,
             "dispute_form": self.simple_form("dispute", DisputeForm),
             "settle_form": self.simple_form("settle", SettleForm),
             "settle_entries_form": self._form(
@@ -341,7 +329,7 @@ class TablePage:
                 SettleEntriesForm,
                 initial=self.initial(),
                 prefix="entries",
-                entries=self.submissions if self.double_entry else (),
+                entries=self.submissions if self.tournament.double_entry else (),
             ),
             "open_form": self.open_form,
         }

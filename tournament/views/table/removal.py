@@ -42,7 +42,7 @@ def _confirm_and_remove(request, page: TablePage, *, what: str, details: list[st
         "form": form,
         "what": what,
         "details": details,
-        "voids": [] if page.locked else list(page.signatures.values()),
+        "voids": [] if page.locked else list(page.sheet.signatures.values()),
         "action": here,
     }
     return render(request, "table/remove.html", context, status=400 if form.errors else 200)

@@ -21,7 +21,7 @@ def penalty_add(request, secret):
     form = page.penalty_form(request.POST)
 
     def add(**data):
-        hand = next((h for h in page.hands if h.sequence == data["hand"]), None)
+        hand = next((h for h in page.sheet.hands if h.sequence == data["hand"]), None)
         return sheets.penalty_add(
             table=page.table,
             kind=data["kind"],
