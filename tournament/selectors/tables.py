@@ -15,7 +15,7 @@ def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
 
     Without ``with_players`` the table comes with its round and tournament alone: enough for a phone's queued
     hand or a call of time, which name seats only and whose services read the table again under their lock
-    (two queries less on every save).
+    (no query for the seats on every save).
     """
     tables = Table.objects.select_related("round__tournament")
     if with_players:
