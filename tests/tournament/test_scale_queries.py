@@ -14,10 +14,10 @@ from tournament.services.draws import round_draw
 from tournament.services.events import event_create, tournament_create
 from tournament.services.playoffs import playoff_publish, playoff_seed
 
-# Saving a hand from the phone's queue: the table and its seats, the check for a repeated entry, the locked
-# table, the hand, the sheet, its changed results, the sheet's version, the log (the first hand also names the
-# dealer); nothing of the tournament's.
-SAVE_QUERIES = 15
+# Saving a hand from the phone's queue: the table, the probe for a repeated entry, the locked table, the hand,
+# the sheet, the hand's results, the table's results with the sheet's version, the log (the first hand also names
+# the dealer); nothing of the tournament's.
+SAVE_QUERIES = 13
 
 
 def queries(call) -> int:

@@ -2,26 +2,25 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from scoring import Seat
-from tournament.models import Hand, LogEntry, Penalty, Player, Round, Seating, Signature, Substitute, Table
+from tournament.models import Hand, LogEntry, Penalty, Player, Round, Signature, Substitute, Table
 from tournament.selectors.prefetch import penalties, seatings
 
 
 def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
     """The table a private link opens: only a published or closed round's table.
 
-    Without ``with_players`` the seats' teams come without their players: enough for a phone's queued hand,
-    which names seats only (and a query less on every save).
+    Without ``with_players`` the table comes with its round and tournament alone: enough for a phone's queued
+    hand or a call of time, which name seats only and whose services read the table again under their lock
+    (no query for the seats on every save).
     """
-    seated = seatings() if with_players else Prefetch("seatings", queryset=Seating.objects.select_related("team"))
-    return get_object_or_404(
-        Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seated),
-        secret=secret,
-        round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED],
-    )
+    tables = Table.objects.select_related("round__tournament")
+    if with_players:
+        tables = Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seatings())
+    return get_object_or_404(tables, secret=secret, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
 
 
 @dataclass(frozen=True)

@@ -131,16 +131,20 @@ def sheet_results(
     return differences, changed
 
 
-def table_recompute(table: Table, *, results_to: tuple = ()) -> dict[str, list[str]]:
+def table_recompute(table: Table, *, results_to: tuple = (), table_results: bool = True) -> dict[str, list[str]]:
     """Rescore a table from its stored entries and store the results.
 
     Returns what differed from the stored values, by record, so a rebuild can report it.
     Raises ServiceError (and the caller's transaction rolls back) if the rules refuse the sheet.
     ``results_to`` are the caller's own copies of records of this sheet (a hand it just saved): they take
-    their new results too, so the caller need not read them again.
+    their new results too, so the caller need not read them again. Without ``table_results`` the table's own
+    results are set on ``table`` but left for the caller to store (``sheet_write`` stores them with the sheet's
+    new version, in one UPDATE).
     """
     sheet = sheet_load(table)
     differences, changed = sheet_results(sheet, sheet_score(sheet))
+    if not table_results:
+        changed.pop(id(table), None)
 
     # Only what scoring changed is written, one short UPDATE each (a sheet holds a dozen records at most; a
     # bulk update's CASE expressions cost more to build than they save): a hand added at the end leaves the

@@ -183,9 +183,11 @@ def _recorded(table: Table, entry_id: str, entry: HandEntry) -> Hand | None:
     from what that entry recorded (the hand may have been corrected since: the entry as first recorded counts)."""
     if not entry_id:
         return None
-    hand = Hand.objects.filter(table_id=table.pk, entry_id=entry_id).first()
-    if hand is None:
+    hands = Hand.objects.filter(table_id=table.pk, entry_id=entry_id)
+    # Nearly every entry is new: a bare probe answers that, and only a resent entry's hand is read.
+    if not hands.exists():
         return None
+    hand = hands.get()
     recorded = (
         LogEntry.objects.filter(table_id=table.pk, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
         .values_list("after", flat=True)

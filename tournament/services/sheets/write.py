@@ -16,7 +16,7 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
 from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_after_change
-from tournament.services.recompute import table_recompute
+from tournament.services.recompute import TABLE_RESULTS, table_recompute
 
 
 class StaleSheet(ServiceError):
@@ -110,9 +110,13 @@ def correction_check(table: Table, actor: Actor, reason: str, reason_field: str 
     return False
 
 
-def _history(table: Table, actor: Actor, change: Change, *, reason: str = "", correction: bool = False) -> LogEntry:
+def _history(
+    table: Table, actor: Actor, change: Change, *, reason: str = "", correction: bool = False, results: bool = False
+) -> LogEntry:
+    """Move the sheet's version on (storing the table's new ``results`` in the same UPDATE) and log the change."""
     table.version += 1
-    Table.objects.filter(pk=table.pk).update(version=table.version)
+    stored = ["version", *(TABLE_RESULTS if results else ())]
+    Table.objects.filter(pk=table.pk).update(**{name: getattr(table, name) for name in stored})
     return log_write(
         actor=actor,
         action=change.action,
@@ -133,10 +137,12 @@ def _void_signatures(table: Table, actor: Actor) -> None:
     if signed:
         table.signatures.all().delete()
         names = ", ".join(signature.player.name for signature in signed)
+        # With the table's results as the change left them: the log's entry may store the standings again.
         _history(
             table,
             actor,
             Change(LogEntry.Action.SIGNATURES_CLEARED, f"Sheet changed after {names} signed: sign again"),
+            results=True,
         )
 
 
@@ -188,7 +194,7 @@ def sheet_write(
     if change is None:
         return None
     if scored:
-        table_recompute(table, results_to=change.held_records())
+        table_recompute(table, results_to=change.held_records(), table_results=False)
     change.settle(reload=not scored)
     if correction and table.winner_pair != winner_before:
         _result_reversal_check(table, actor, context.director_ruling)
@@ -196,6 +202,6 @@ def sheet_write(
     if change.voids_signatures and was_complete:
         # Only a complete sheet is signed: an incomplete one has no signature to void.
         _void_signatures(table, actor)
-    entry = _history(table, actor, change, reason=reason, correction=correction)
+    entry = _history(table, actor, change, reason=reason, correction=correction, results=scored)
     playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=context.confirm_knock_on)
     return entry if change.result is None else change.result
