@@ -21,13 +21,9 @@ def tournament_hands(tournament: Tournament) -> QuerySet[Hand]:
     )
 
 
-@dataclass(frozen=True)
-class RulingRow:
-    """A director's ruling on the round as a whole, as a row of the hands export: with it, the rows of a
-    table add up to the sheet's totals."""
+class _NoHand:
+    """The hand columns of an export row that stands for no hand (a ruling, a forfeit): empty."""
 
-    table: Table
-    penalty: Penalty
     hand_number = None
     dealer = ""
     counts = True
@@ -35,6 +31,15 @@ class RulingRow:
     bid_text = ""
     books = None
     books_after_penalties = None
+
+
+@dataclass(frozen=True)
+class RulingRow(_NoHand):
+    """A director's ruling on the round as a whole, as a row of the hands export: with it, the rows of a
+    table add up to the sheet's totals."""
+
+    table: Table
+    penalty: Penalty
 
     @property
     def ns_points(self) -> int:
@@ -50,20 +55,13 @@ class RulingRow:
 
 
 @dataclass(frozen=True)
-class ForfeitRow:
+class ForfeitRow(_NoHand):
     """A forfeit as a row of the hands export (no hand was played): who was absent, and the points the
     standings credit — the team present's bye credit once every table of the round is signed (``credit``, None
     before), an absent team 0 — so the export's points add up as the standings do."""
 
     table: Table
     credit: int | None
-    hand_number = None
-    dealer = ""
-    counts = True
-    bidder = ""
-    bid_text = ""
-    books = None
-    books_after_penalties = None
     listed_penalties = ()
 
     @property
