@@ -343,6 +343,33 @@ def test_the_projector_team_page_and_table_page_carry_the_same_deadline(client, 
     assert deadline in client.get(reverse("team_page", args=[team.pk])).content.decode()
 
 
+def test_a_done_table_shows_how_it_ended_not_a_running_clock(client, director_client, timed, staff, sheet):
+    from tournament.services.absence import table_forfeit_declare
+
+    clock.round_clock_start(round=timed, actor=staff)
+    signed, forfeit, called, playing = timed.tables.order_by("number")
+    sheet.play(signed)
+    table_forfeit_declare(table=forfeit, absent="EW", early=True, reason="Not coming", actor=staff)
+    sheet.hand(called, "N", "N", 3, "high", 9)
+    time_up(called)
+    sheet.hand(called, "E", "E", 4, "low", 10)
+    live = director_client.get(reverse("director:round_live", args=[timed.tournament.slug, 1])).content.decode()
+    cards = dict(re.findall(r'id="live-table-(\d)">(.*?)</a>', live, re.S))
+    shown = {
+        "1": "Signed",
+        "2": "Forfeit",
+        "3": "Time called after hand 2",
+    }
+    for number, words in shown.items():
+        assert "data-clock-ends" not in cards[number] and "clock-done" in cards[number], number
+        assert f'<span class="clock-words">{words}</span>' in cards[number], number
+    assert "data-clock-ends" in cards["4"] and "clock-done" not in cards["4"]
+    for table, words in zip((signed, forfeit, called), shown.values(), strict=True):
+        page = client.get(reverse("table", args=[table.secret])).content.decode()
+        assert "data-clock-ends" not in page and f'<span class="clock-words">{words}</span>' in page, table.number
+    assert "data-clock-ends" in client.get(reverse("table", args=[playing.secret])).content.decode()
+
+
 def test_the_server_tells_its_time_uncached(client):
     response = client.get(reverse("server_now"))
     assert response["Cache-Control"] == "no-store"
