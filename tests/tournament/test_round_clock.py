@@ -297,6 +297,37 @@ def test_from_the_live_view_time_goes_to_one_table_and_the_page_comes_back(direc
     assert table.clock_ends_at - timed.tables.get(number=1).clock_ends_at == timedelta(minutes=3)
 
 
+def test_minutes_not_a_whole_number_are_refused_beside_the_field(director_client, timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    timed.refresh_from_db()
+    ends_at = timed.clock_ends_at
+    slug = timed.tournament.slug
+    said = "The minutes to add must be a whole number, 1 to 60."
+    beside = f'<p class="error" role="alert">{said}</p>'
+    for minutes in ("abc", "2.5"):
+        round_page = director_client.post(
+            reverse("director:round_clock", args=[slug, 1]), {"action": "add", "minutes": minutes}, follow=True
+        ).content.decode()
+        assert "Choose what to do to the clock." not in round_page
+        field, error, button = (
+            round_page.index(mark) for mark in ('id="round-clock-minutes"', beside, "Add to the round</button>")
+        )
+        assert field < error < button and round_page.count(beside) == 1
+        assert f'class="message message-error">{said}</li>' in round_page
+        live = director_client.post(
+            reverse("director:table_clock", args=[slug, 1, 2]),
+            {"action": "add", "minutes": minutes, "back": "live"},
+            follow=True,
+        ).content.decode()
+        assert "Choose what to do to the clock." not in live and live.count(beside) == 1
+        field, error, button = (
+            live.index(mark) for mark in ('id="table-2-minutes"', beside, "Add to table 2</button>")
+        )
+        assert field < error < button
+    timed.refresh_from_db()
+    assert timed.clock_ends_at == ends_at and not timed.tables.exclude(clock_ends_at=ends_at).exists()
+
+
 def test_only_the_director_runs_the_clock(client, scorekeeper, timed):
     url = reverse("director:round_clock", args=[timed.tournament.slug, 1])
     assert client.post(url, {"action": "start"}).status_code == 302  # to the login page
