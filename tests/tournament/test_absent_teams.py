@@ -192,6 +192,31 @@ def test_a_team_sitting_out_is_not_drawn_and_has_no_result(tournament, round_1, 
     assert LogEntry.objects.get(action=LogEntry.Action.SIT_OUT).summary.endswith("sits out round 2")
 
 
+def test_the_api_shows_a_team_sitting_out_in_the_round_and_in_its_record(client, tournament, round_1, sheet, staff):
+    nine = tournament.teams.create(number=9, checked_in=True)
+    team_sit_out_set(team=nine, round_number=2, reason="Arrives for round 3", actor=staff)
+    for table in round_1.tables.all():
+        sheet.play(table)
+    round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    api = f"/api/v1/tournaments/{tournament.slug}"
+    round_2 = client.get(f"{api}/rounds/2").json()
+    assert round_2["sitting_out"] == [{"number": 9, "name": "Team 9"}]
+    assert [r["sitting_out"] for r in client.get(f"{api}/rounds").json()] == [[], round_2["sitting_out"]]
+    sat_out = client.get(f"{api}/teams/9").json()["rounds"]
+    assert sat_out == [
+        {
+            "round": 2,
+            "stage": "Round 2",
+            "table": None,
+            "pair": None,
+            "opponent": None,
+            "points_for": 0,
+            "points_against": 0,
+            "result": "sat out",
+        }
+    ]
+
+
 def test_sitting_out_refused_after_the_draw_and_in_the_playoff(tournament, round_1, staff):
     team = tournament.teams.get(number=1)
     with pytest.raises(ServiceError, match="Round 1 is already drawn") as refused:

@@ -94,9 +94,9 @@ def test_the_time_settings_still_change_after_publication_and_are_logged(tournam
     tournament.refresh_from_db()
     assert tournament.rules == timed and tournament.rules.min_bid == 2
     entry = LogEntry.objects.filter(action=LogEntry.Action.RULES_CHANGED).latest("pk")
+    # The log shows the action's name before the summary: the summary does not repeat it.
     assert entry.summary == (
-        "Rules changed: Round clock (minutes), First warning (minutes left), Forfeit after (minutes), "
-        "Clock in the playoff"
+        "Round clock (minutes), First warning (minutes left), Forfeit after (minutes), Clock in the playoff"
     )
     assert entry.before["round_minutes"] == 0 and entry.after["round_minutes"] == 50 and entry.who == "director"
     with pytest.raises(ServiceError, match=r"\(Minimum bid, Boston multiplier\). The time settings still can"):

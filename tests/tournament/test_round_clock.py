@@ -297,6 +297,37 @@ def test_from_the_live_view_time_goes_to_one_table_and_the_page_comes_back(direc
     assert table.clock_ends_at - timed.tables.get(number=1).clock_ends_at == timedelta(minutes=3)
 
 
+def test_minutes_not_a_whole_number_are_refused_beside_the_field(director_client, timed, staff):
+    clock.round_clock_start(round=timed, actor=staff)
+    timed.refresh_from_db()
+    ends_at = timed.clock_ends_at
+    slug = timed.tournament.slug
+    said = "The minutes to add must be a whole number, 1 to 60."
+    beside = f'<p class="error" role="alert">{said}</p>'
+    for minutes in ("abc", "2.5"):
+        round_page = director_client.post(
+            reverse("director:round_clock", args=[slug, 1]), {"action": "add", "minutes": minutes}, follow=True
+        ).content.decode()
+        assert "Choose what to do to the clock." not in round_page
+        field, error, button = (
+            round_page.index(mark) for mark in ('id="round-clock-minutes"', beside, "Add to the round</button>")
+        )
+        assert field < error < button and round_page.count(beside) == 1
+        assert f'class="message message-error">{said}</li>' in round_page
+        live = director_client.post(
+            reverse("director:table_clock", args=[slug, 1, 2]),
+            {"action": "add", "minutes": minutes, "back": "live"},
+            follow=True,
+        ).content.decode()
+        assert "Choose what to do to the clock." not in live and live.count(beside) == 1
+        field, error, button = (
+            live.index(mark) for mark in ('id="table-2-minutes"', beside, "Add to table 2</button>")
+        )
+        assert field < error < button
+    timed.refresh_from_db()
+    assert timed.clock_ends_at == ends_at and not timed.tables.exclude(clock_ends_at=ends_at).exists()
+
+
 def test_only_the_director_runs_the_clock(client, scorekeeper, timed):
     url = reverse("director:round_clock", args=[timed.tournament.slug, 1])
     assert client.post(url, {"action": "start"}).status_code == 302  # to the login page
@@ -341,6 +372,33 @@ def test_the_projector_team_page_and_table_page_carry_the_same_deadline(client, 
     team = table.team_at("NS")
     client.post(reverse("team_open"), {"code": team.code})
     assert deadline in client.get(reverse("team_page", args=[team.pk])).content.decode()
+
+
+def test_a_done_table_shows_how_it_ended_not_a_running_clock(client, director_client, timed, staff, sheet):
+    from tournament.services.absence import table_forfeit_declare
+
+    clock.round_clock_start(round=timed, actor=staff)
+    signed, forfeit, called, playing = timed.tables.order_by("number")
+    sheet.play(signed)
+    table_forfeit_declare(table=forfeit, absent="EW", early=True, reason="Not coming", actor=staff)
+    sheet.hand(called, "N", "N", 3, "high", 9)
+    time_up(called)
+    sheet.hand(called, "E", "E", 4, "low", 10)
+    live = director_client.get(reverse("director:round_live", args=[timed.tournament.slug, 1])).content.decode()
+    cards = dict(re.findall(r'id="live-table-(\d)">(.*?)</a>', live, re.S))
+    shown = {
+        "1": "Signed",
+        "2": "Forfeit",
+        "3": "Time called after hand 2",
+    }
+    for number, words in shown.items():
+        assert "data-clock-ends" not in cards[number] and "clock-done" in cards[number], number
+        assert f'<span class="clock-words">{words}</span>' in cards[number], number
+    assert "data-clock-ends" in cards["4"] and "clock-done" not in cards["4"]
+    for table, words in zip((signed, forfeit, called), shown.values(), strict=True):
+        page = client.get(reverse("table", args=[table.secret])).content.decode()
+        assert "data-clock-ends" not in page and f'<span class="clock-words">{words}</span>' in page, table.number
+    assert "data-clock-ends" in client.get(reverse("table", args=[playing.secret])).content.decode()
 
 
 def test_the_server_tells_its_time_uncached(client):

@@ -13,6 +13,7 @@ from tournament.selectors.prefetch import members, seatings
 from tournament.selectors.standings import StandingRow, tournament_standings
 
 IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
+SAT_OUT = "sat out"
 
 
 def team_ref(team: Team | None) -> schemas.TeamRef | None:
@@ -118,14 +119,21 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
     substitutes = {}
     for substitute in Substitute.objects.filter(round__in=in_play).select_related("team", "replaces"):
         substitutes.setdefault(substitute.round_id, []).append(substitute)
+    sitting_out = selectors.rounds_sitting_out(tournament, [round_.number for round_ in in_play])
     return [
-        round_out(round_, tables.get(round_.pk, []), byes.get(round_.pk, []), substitutes.get(round_.pk, []))
+        round_out(
+            round_,
+            tables.get(round_.pk, []),
+            byes.get(round_.pk, []),
+            substitutes.get(round_.pk, []),
+            sitting_out.get(round_.number, []),
+        )
         for round_ in in_play
     ]
 
 
 def round_out(
-    round_: Round, tables: list, byes: list, substitutes: list = (), *, with_hands: bool = False
+    round_: Round, tables: list, byes: list, substitutes: list, sitting_out: list[Team], *, with_hands: bool = False
 ) -> schemas.RoundOut:
     return schemas.RoundOut(
         number=round_.number,
@@ -136,6 +144,7 @@ def round_out(
         published_at=round_.published_at,
         tables=[table_out(table, with_hands=with_hands) for table in tables],
         byes=[team_ref(seating.team) for seating in byes],
+        sitting_out=[team_ref(team) for team in sitting_out],
         substitutes=[
             schemas.SubstituteOut(team=sub.team.number, replaces=sub.replaces.name, name=sub.name)
             for sub in substitutes
@@ -146,7 +155,15 @@ def round_out(
 def round_with_hands(tournament: Tournament, number: int) -> schemas.RoundOut:
     round_ = get_object_or_404(Round, tournament=tournament, number=number, status__in=IN_PLAY)
     substitutes = list(round_.substitutes.select_related("team", "replaces"))
-    return round_out(round_, selectors.round_sheets(round_), selectors.round_byes(round_), substitutes, with_hands=True)
+    sitting_out = selectors.rounds_sitting_out(tournament, [number]).get(number, [])
+    return round_out(
+        round_,
+        selectors.round_sheets(round_),
+        selectors.round_byes(round_),
+        substitutes,
+        sitting_out,
+        with_hands=True,
+    )
 
 
 def standing_out(row: StandingRow) -> schemas.StandingOut:
@@ -206,6 +223,20 @@ def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
                 result=result,
             )
         )
+    for round_ in selectors.team_sat_out_rounds(team):
+        played.append(
+            schemas.TeamRoundOut(
+                round=round_.number,
+                stage=round_.title,
+                table=None,
+                pair=None,
+                opponent=None,
+                points_for=0,
+                points_against=0,
+                result=SAT_OUT,
+            )
+        )
+    played.sort(key=lambda entry: entry.round)
     return schemas.TeamRecordOut(
         team=team_out(team), standing=standing_out(standing) if standing else None, rounds=played
     )

@@ -146,6 +146,7 @@ class RoundOut(Schema):
     published_at: datetime.datetime | None
     tables: list[TableOut]
     byes: list[TeamRef]
+    sitting_out: list[TeamRef] = []
     substitutes: list[SubstituteOut] = []
 
 

@@ -2,13 +2,19 @@
 
 from django import forms
 
+from scoring.clock import MAX_ADDED_MINUTES
+
 ROUND_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
 TABLE_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
 
 
 class ClockForm(forms.Form):
     action = forms.ChoiceField(choices=ROUND_ACTIONS)
-    minutes = forms.IntegerField(required=False, label="Minutes to add")
+    minutes = forms.IntegerField(
+        required=False,
+        label="Minutes to add",
+        error_messages={"invalid": f"The minutes to add must be a whole number, 1 to {MAX_ADDED_MINUTES}."},
+    )
 
     def __init__(self, *args, table: bool = False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -34,6 +34,7 @@ from tournament.selectors.rounds import (
     round_unplaced_teams,
     rounds_in_play,
     rounds_of,
+    rounds_sitting_out,
 )
 from tournament.selectors.tables import (
     SeatView,
@@ -45,7 +46,7 @@ from tournament.selectors.tables import (
     table_seats,
     table_sheet,
 )
-from tournament.selectors.teams import TeamRound, team_rounds, teams_search, teams_with_players
+from tournament.selectors.teams import TeamRound, team_rounds, team_sat_out_rounds, teams_search, teams_with_players
 
 __all__ = [
     "BracketColumn",
@@ -84,11 +85,13 @@ __all__ = [
     "round_unplaced_teams",
     "rounds_in_play",
     "rounds_of",
+    "rounds_sitting_out",
     "table_by_secret",
     "table_history",
     "table_seats",
     "table_sheet",
     "team_rounds",
+    "team_sat_out_rounds",
     "teams_search",
     "teams_with_players",
     "tournament_champion",

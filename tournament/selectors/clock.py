@@ -17,7 +17,8 @@ class ClockView:
     """One clock (the round's, or a table's) at the moment the page was rendered.
 
     The page carries ``ends_ms`` (the server's deadline, in milliseconds since 1970) for the script that ticks
-    it; without the script the rendered ``text`` stands.
+    it; without the script the rendered ``text`` stands. A table done playing (``done`` says how) shows that
+    instead of a clock.
     """
 
     remaining: int
@@ -28,6 +29,7 @@ class ClockView:
     now_ms: int
     time_called_after: int | None = None
     plays_on: bool = False
+    done: str = ""
 
     @property
     def text(self) -> str:
@@ -62,6 +64,19 @@ class ClockView:
         return "left"
 
 
+def table_done(table: Table) -> str:
+    """How a table's play ended, shown where its clock stood: "" while it still plays."""
+    if table.forfeit:
+        return "Forfeit"
+    if table.signed:
+        return "Signed"
+    if table.complete and table.time_called_after is not None:
+        return f"Time called after hand {table.time_called_after}"
+    if table.complete:
+        return "All hands played"
+    return ""
+
+
 def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = None) -> ClockView | None:
     """The clock of a round or table as a page shows it; None when it has not started."""
     clock = record.clock
@@ -79,6 +94,7 @@ def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = Non
         now_ms=int(now.timestamp() * 1000),
         time_called_after=called,
         plays_on=isinstance(record, Table) and record.plays_on_after_time,
+        done=table_done(record) if isinstance(record, Table) else "",
     )
 
 

@@ -12,6 +12,7 @@ from tournament.models import (
     Round,
     Seating,
     Signature,
+    SitOut,
     Table,
     Team,
     Tournament,
@@ -36,6 +37,19 @@ def round_byes(round_: Round) -> list[Seating]:
     return list(
         round_.seatings.filter(table__isnull=True).select_related("team").prefetch_related(members("team__memberships"))
     )
+
+
+def rounds_sitting_out(tournament: Tournament, numbers: list[int]) -> dict[int, list[Team]]:
+    """The teams marked as sitting out each of these rounds, by round number, in team order (two queries)."""
+    sitting_out: dict[int, list[Team]] = {}
+    for sit_out in (
+        SitOut.objects.filter(tournament=tournament, round_number__in=numbers)
+        .select_related("team")
+        .prefetch_related(members("team__memberships"))
+        .order_by("round_number", "team__number")
+    ):
+        sitting_out.setdefault(sit_out.round_number, []).append(sit_out.team)
+    return sitting_out
 
 
 def round_unplaced_teams(round_: Round) -> list[Team]:

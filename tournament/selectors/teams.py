@@ -87,6 +87,13 @@ def team_rounds(team: Team) -> list[TeamRound]:
     ]
 
 
+def team_sat_out_rounds(team: Team) -> list[Round]:
+    """The rounds (drafts aside) the team was marked as sitting out before they were drawn (one query)."""
+    marked = team.sit_outs.values("round_number")
+    rounds = Round.objects.filter(tournament_id=team.tournament_id, number__in=marked)
+    return list(rounds.exclude(status=Round.Status.DRAFT).order_by("number"))
+
+
 def absent_twice(tournament: Tournament) -> list[Team]:
     """Teams not withdrawn that were the absent side of two forfeits or more: the director is offered their
     withdrawal (one query)."""

@@ -226,7 +226,7 @@ def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.RULES_CHANGED,
-        summary="Rules changed: " + (", ".join(SETTINGS[name].label for name in changed) or "saved unchanged"),
+        summary=", ".join(SETTINGS[name].label for name in changed) or "saved unchanged",
         tournament=tournament,
         before=before,
         after=tournament.rules_data,

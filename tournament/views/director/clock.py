@@ -3,7 +3,8 @@ round or to one table."""
 
 from functools import partial
 
-from django.shortcuts import get_object_or_404
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -11,7 +12,7 @@ from tournament import selectors
 from tournament.forms.clock import ClockForm
 from tournament.selectors.clock import clock_view
 from tournament.services import clock
-from tournament.views.common import form_action, request_actor
+from tournament.views.common import earlier_messages_drop, form_action, request_actor
 from tournament.views.permissions import director_required
 
 ROUND_SERVICES = {
@@ -33,7 +34,14 @@ def _back(request) -> str:
     return "director:round_live" if request.POST.get("back") == "live" else "director:round"
 
 
-def _clock_action(request, form, services, record: dict, said_number: int, **to):
+def _clock_action(request, form, services, record: dict, said_number: int, minutes_tag: str, **to):
+    """Run the clock button posted; minutes that are not a whole number are refused beside the minutes field of
+    the form they came from (``minutes_tag`` marks the message for it), as well as at the top of the page."""
+    if not form.is_valid() and "minutes" in form.errors:
+        earlier_messages_drop(request)
+        messages.error(request, form.errors["minutes"][0], extra_tags=minutes_tag)
+        return redirect(_back(request), **to)
+
     def run(action, minutes):
         service, _ = services[action]
         options = {"minutes": minutes if minutes is not None else 0} if action == "add" else {}
@@ -53,7 +61,9 @@ def round_clock(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
     form = ClockForm(request.POST)
-    return _clock_action(request, form, ROUND_SERVICES, {"round": round_}, round_.number, slug=slug, number=number)
+    return _clock_action(
+        request, form, ROUND_SERVICES, {"round": round_}, round_.number, "minutes-round", slug=slug, number=number
+    )
 
 
 @require_POST
@@ -62,7 +72,9 @@ def table_clock(request, slug, number, table_number):
     tournament = selectors.tournament_get(slug)
     table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
     form = ClockForm(request.POST, table=True)
-    call = partial(_clock_action, request, form, TABLE_SERVICES, {"table": table}, table.number)
+    call = partial(
+        _clock_action, request, form, TABLE_SERVICES, {"table": table}, table.number, f"minutes-table-{table.number}"
+    )
     return call(slug=slug, number=number)
 
 
