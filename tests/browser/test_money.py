@@ -3,8 +3,8 @@ confirms receipt on its own phone with its code."""
 
 import pytest
 
-from tests.tournament.test_money import finished, settings  # noqa: F401 (fixture)
-from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
+from tests.tournament.services.test_money import finished, settings  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.models import Payout
 
 

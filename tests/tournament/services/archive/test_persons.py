@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
-from tests.tournament.test_series import fall, spring  # noqa: F401 (fixtures)
+from tests.tournament.selectors.test_series import fall, spring  # noqa: F401 (fixtures)
+from tests.tournament.services.test_playoffs import qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import Event, LogEntry, Person, PersonRating, Player, Series
 from tournament.selectors.series import series_standings_of

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from tests.conftest import text_of
-from tests.tournament.test_playoffs import match, play, qualified  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import match, play, qualified  # noqa: F401 (fixture)
 from tournament import selectors
 from tournament.errors import ServiceError
 from tournament.services.archive import event_export, event_import

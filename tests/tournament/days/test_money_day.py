@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import round_published
-from tests.tournament.test_archive_schema import export_text
-from tests.tournament.test_playoffs import play
+from tests.tournament.services.archive.test_schema import export_text
+from tests.tournament.services.test_playoffs import play
 from tournament.models import Event, Payout
 from tournament.selectors.money import payout_sheet
 from tournament.selectors.placings import tournament_placings

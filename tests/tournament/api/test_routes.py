@@ -10,8 +10,8 @@ from django.templatetags.static import static
 from django.test.utils import CaptureQueriesContext
 
 from tests.conftest import round_published
-from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
-from tests.tournament.test_prize_giving import finished  # noqa: F401 (fixture)
+from tests.tournament.days.test_prize_giving import finished  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import qualified  # noqa: F401 (fixture)
 from tournament.api.schemas import StandingOut
 from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post

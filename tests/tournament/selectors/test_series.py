@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from tests.conftest import round_published
-from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import Person, Player
 from tournament.selectors.series import series_standings_of

@@ -101,7 +101,7 @@ def test_a_line_with_too_many_values(tournament):
     ]
 
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[4] / "fixtures"
 
 
 def test_the_sample_file_of_sixteen_teams_imports(tournament):

@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from tests.tournament.test_archive import full_event  # noqa: F401 (fixture)
-from tests.tournament.test_playoffs import qualified  # noqa: F401 (fixture)
-from tests.tournament.test_prize_giving import finished  # noqa: F401 (fixture)
+from tests.tournament.days.test_prize_giving import finished  # noqa: F401 (fixture)
+from tests.tournament.services.archive.test_round_trip import full_event  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import Event, Tournament
 from tournament.services.archive import archive_parse, event_export, event_import

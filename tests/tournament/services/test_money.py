@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from tests.conftest import round_published
-from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Throttle
 from tournament.selectors.money import desk_money, payout_sheet
@@ -208,7 +208,7 @@ def test_side_pot_by_bostons_with_nobody_making_one_goes_to_the_best_placed(fini
 
 
 def test_side_pot_by_bostons_counts_the_playoff(finished, sheet):
-    from tests.tournament.test_playoffs import match
+    from tests.tournament.services.test_playoffs import match
 
     table = match(finished, "3P").table
     sheet.hand(table, "N", "E", 3, "high", 13)  # East–West (#5) make a Boston
@@ -252,7 +252,7 @@ def test_the_archive_carries_the_money_and_round_trips_byte_identically(finished
 
     from django.core.management import call_command
 
-    from tests.tournament.test_archive_schema import export_text
+    from tests.tournament.services.archive.test_schema import export_text
     from tournament.models import Event
 
     play(sheet, finished, "3P", "EW")

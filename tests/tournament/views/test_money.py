@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import text_of
-from tests.tournament.test_money import finished, settings  # noqa: F401 (fixture)
-from tests.tournament.test_playoffs import play, qualified  # noqa: F401 (fixture)
+from tests.tournament.services.test_money import finished, settings  # noqa: F401 (fixture)
+from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.models import LogEntry, Payment, Payout
 from tournament.services.money import payment_record
 from tournament.services.teams import team_desk_update

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tests.conftest import round_published, text_of
-from tests.tournament.test_team_page import open_team
+from tests.tournament.views.test_team import open_team
 from tournament.services.draws import round_draw, round_publish
 
 
