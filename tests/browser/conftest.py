@@ -5,6 +5,7 @@ Without Chromium they are skipped with the reason; under CI=true a missing brows
 
 import os
 import shutil
+import time
 
 import pytest
 
@@ -14,6 +15,16 @@ PHONE = {"width": 390, "height": 844}
 
 # Playwright's sync API runs an event loop in the test's thread; the test's own ORM calls are safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def wait_until(page, expression: str, timeout: float = 20.0) -> None:
+    """Wait until ``expression`` is true in the page. Playwright's ``wait_for_function`` polls with code the app's
+    Content Security Policy refuses (no 'unsafe-eval'), so it failed whenever its first check was false (on a
+    loaded machine); ``page.evaluate`` is not refused."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"
+        time.sleep(0.05)
 
 
 def pytest_collection_modifyitems(items):

@@ -10,7 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 from django.core.management import call_command
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, wait_until
 from tournament.models import Table, Tournament
 from tournament.services import persons, series, sheets
 from tournament.services.absence import substitute_approve
@@ -256,7 +256,7 @@ def test_large_text_and_high_contrast_on_a_phone(browser, live_server, demo):
 def test_the_projector_type_reads_from_the_back_of_a_hall(browser, live_server, demo):
     page = browser.new_page(viewport={"width": 1280, "height": 720}, base_url=live_server.url)
     page.goto(f"/t/{demo['main'].slug}/projector/")
-    page.wait_for_function("document.querySelectorAll('.projector-panel:not([hidden])').length === 1")
+    wait_until(page, "document.querySelectorAll('.projector-panel:not([hidden])').length === 1")
     panel = page.locator(".projector-panel:visible")
     for part in (".name", ".figures"):
         size = panel.locator(f".projector-lines li {part}").first.evaluate("e => getComputedStyle(e).fontSize")

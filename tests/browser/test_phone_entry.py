@@ -3,7 +3,7 @@ save, a removal undone, and hands entered with the network down saved exactly on
 
 import pytest
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, wait_until
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
 from tournament.models import Hand
@@ -111,7 +111,7 @@ def go_offline(phone, dealt_table):
     phone.goto(f"/table/{dealt_table.secret}/")
     phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
     phone.reload()
-    phone.wait_for_function("navigator.serviceWorker.controller !== null")
+    wait_until(phone, "navigator.serviceWorker.controller !== null")
     phone.context.set_offline(True)
     phone.get_by_text("Offline: hands entered now stay on this phone").wait_for()
 
@@ -178,7 +178,7 @@ def test_an_offline_entry_is_not_forced_over_another_devices_change(phone, secon
     assert phone.locator("#total-ns").inner_text() == str(kept.ns_points), "the sheet shows the other device's hand"
     phone.once("dialog", lambda dialog: dialog.accept())
     refused.get_by_role("button", name="Discard this entry").click()
-    phone.wait_for_function("document.querySelectorAll('#queue .queue-item').length === 0")
+    wait_until(phone, "document.querySelectorAll('#queue .queue-item').length === 0")
     assert phone.locator("#hand-form .hand-number").first.inner_text() == "2"
 
 

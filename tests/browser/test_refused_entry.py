@@ -8,6 +8,7 @@ import pytest
 
 from scoring.rules import DealStyle
 from tests.browser import test_phone_entry
+from tests.browser.conftest import wait_until
 from tests.browser.test_phone_entry import enter_offline, go_offline, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
@@ -128,7 +129,7 @@ def test_a_closed_round_refuses_the_entry_in_view_and_it_can_be_discarded(phone,
     assert not Hand.objects.filter(table=dealt_table).exists()
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.locator("#queue").get_by_role("button", name="Discard this entry").click()
-    phone.wait_for_function("document.querySelectorAll('#queue .queue-item').length === 0")
+    wait_until(phone, "document.querySelectorAll('#queue .queue-item').length === 0")
 
 
 def test_an_entry_refused_after_an_offline_period_holds_the_later_ones_until_it_is_fixed(phone, dealt_table):

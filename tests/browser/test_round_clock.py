@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from scoring import RuleSet
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, wait_until
 from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
@@ -35,7 +35,7 @@ def opened(browser, live_server, viewport, path, *, wrong_by_seconds=0):
     if wrong_by_seconds:  # the phone's own clock, off by this much (its fake clock can then be moved on)
         page.clock.install(time=time.time() + wrong_by_seconds)
     page.goto(path)
-    page.wait_for_function("document.documentElement.dataset.clockSynced === '1'")
+    wait_until(page, "document.documentElement.dataset.clockSynced === '1'")
     return page
 
 
@@ -69,9 +69,9 @@ def test_the_warnings_come_as_the_clock_runs_down(browser, live_server, clocked_
     clock = phone.locator(".round-clock")
     assert "clock-warning" in clock.get_attribute("class")
     phone.clock.fast_forward(120_000)
-    phone.wait_for_function("document.querySelector('.round-clock').classList.contains('clock-last')")
+    wait_until(phone, "document.querySelector('.round-clock').classList.contains('clock-last')")
     phone.clock.fast_forward(300_000)
-    phone.wait_for_function("document.querySelector('.round-clock').classList.contains('clock-up')")
+    wait_until(phone, "document.querySelector('.round-clock').classList.contains('clock-up')")
     assert "Time: finish this hand; no new hand" in clock.inner_text()
     phone.context.close()
 
