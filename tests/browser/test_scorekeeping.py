@@ -115,6 +115,8 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     assert page.get_by_text("This hand: North–South 10, East–West 0 (made).").is_visible()
     page.get_by_role("button", name="Save hand 1").click()
     assert page.get_by_text("Hand 1 saved: North–South 10, East–West 0.").is_visible()
+    # The sheet shows before its load event fires (a stylesheet still coming on a loaded machine): count after it.
+    page.wait_for_load_state("load")
     assert len(loads) == 2, f"a hand without JavaScript: the check page, then the sheet ({loads})"
     assert page.locator("#total-ns").inner_text() == "10"
     context.close()
