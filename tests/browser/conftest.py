@@ -18,9 +18,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def wait_until(page, expression: str, timeout: float = 20.0) -> None:
-    """Wait until ``expression`` is true in the page. Playwright's ``wait_for_function`` polls with code the app's
-    Content Security Policy refuses (no 'unsafe-eval'), so it failed whenever its first check was false (on a
-    loaded machine); ``page.evaluate`` is not refused."""
+    """Wait until ``expression`` (not a state of the page's elements, which ``expect`` waits for) is true in the
+    page. Playwright's ``wait_for_function`` polls with code the app's Content Security Policy refuses (no
+    'unsafe-eval'), so it failed whenever its first check was false; ``page.evaluate`` is not refused."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(expression):
         assert time.monotonic() < deadline, f"still false after {timeout} s: {expression}"

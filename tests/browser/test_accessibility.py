@@ -9,8 +9,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.core.cache import cache
 from django.core.management import call_command
+from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, wait_until
+from tests.browser.conftest import PHONE
 from tournament.models import Table, Tournament
 from tournament.services import persons, series, sheets
 from tournament.services.absence import substitute_approve
@@ -256,7 +257,7 @@ def test_large_text_and_high_contrast_on_a_phone(browser, live_server, demo):
 def test_the_projector_type_reads_from_the_back_of_a_hall(browser, live_server, demo):
     page = browser.new_page(viewport={"width": 1280, "height": 720}, base_url=live_server.url)
     page.goto(f"/t/{demo['main'].slug}/projector/")
-    wait_until(page, "document.querySelectorAll('.projector-panel:not([hidden])').length === 1")
+    expect(page.locator(".projector-panel:not([hidden])")).to_have_count(1, timeout=20_000)
     panel = page.locator(".projector-panel:visible")
     for part in (".name", ".figures"):
         size = panel.locator(f".projector-lines li {part}").first.evaluate("e => getComputedStyle(e).fontSize")

@@ -2,6 +2,7 @@
 save, a removal undone, and hands entered with the network down saved exactly once when it returns."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, wait_until
 from tests.browser.test_scorekeeping import tap, tap_bid
@@ -178,7 +179,7 @@ def test_an_offline_entry_is_not_forced_over_another_devices_change(phone, secon
     assert phone.locator("#total-ns").inner_text() == str(kept.ns_points), "the sheet shows the other device's hand"
     phone.once("dialog", lambda dialog: dialog.accept())
     refused.get_by_role("button", name="Discard this entry").click()
-    wait_until(phone, "document.querySelectorAll('#queue .queue-item').length === 0")
+    expect(phone.locator("#queue .queue-item")).to_have_count(0, timeout=20_000)
     assert phone.locator("#hand-form .hand-number").first.inner_text() == "2"
 
 

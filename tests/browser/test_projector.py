@@ -3,8 +3,8 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.browser.conftest import wait_until
 from tests.conftest import round_published
 
 
@@ -29,7 +29,7 @@ def test_every_team_and_table_shows_without_anyone_touching_it(browser, live_ser
     seen_lines, seen_panels = set(), []
     for _ in range(12):
         # After the last page the projector reloads itself: wait until its script shows one panel again.
-        wait_until(page, "document.querySelectorAll('.projector-panel:not([hidden])').length === 1")
+        expect(page.locator(".projector-panel:not([hidden])")).to_have_count(1, timeout=20_000)
         panel = page.locator(".projector-panel:visible")
         title = panel.locator("h1").inner_text()
         if title in seen_panels:

@@ -5,10 +5,10 @@ corrected entry goes first, the rest after it in order."""
 import dataclasses
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.rules import DealStyle
 from tests.browser import test_phone_entry
-from tests.browser.conftest import wait_until
 from tests.browser.test_phone_entry import enter_offline, go_offline, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
@@ -129,7 +129,7 @@ def test_a_closed_round_refuses_the_entry_in_view_and_it_can_be_discarded(phone,
     assert not Hand.objects.filter(table=dealt_table).exists()
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.locator("#queue").get_by_role("button", name="Discard this entry").click()
-    wait_until(phone, "document.querySelectorAll('#queue .queue-item').length === 0")
+    expect(phone.locator("#queue .queue-item")).to_have_count(0, timeout=20_000)
 
 
 def test_an_entry_refused_after_an_offline_period_holds_the_later_ones_until_it_is_fixed(phone, dealt_table):

@@ -1,13 +1,15 @@
 """The round clock counted from the server's time: a phone whose own clock is minutes wrong and the projector in
 the hall show the same seconds."""
 
+import re
 import time
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from scoring import RuleSet
-from tests.browser.conftest import PHONE, wait_until
+from tests.browser.conftest import PHONE
 from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
@@ -35,7 +37,7 @@ def opened(browser, live_server, viewport, path, *, wrong_by_seconds=0):
     if wrong_by_seconds:  # the phone's own clock, off by this much (its fake clock can then be moved on)
         page.clock.install(time=time.time() + wrong_by_seconds)
     page.goto(path)
-    wait_until(page, "document.documentElement.dataset.clockSynced === '1'")
+    expect(page.locator("html")).to_have_attribute("data-clock-synced", "1", timeout=20_000)
     return page
 
 
@@ -69,9 +71,9 @@ def test_the_warnings_come_as_the_clock_runs_down(browser, live_server, clocked_
     clock = phone.locator(".round-clock")
     assert "clock-warning" in clock.get_attribute("class")
     phone.clock.fast_forward(120_000)
-    wait_until(phone, "document.querySelector('.round-clock').classList.contains('clock-last')")
+    expect(phone.locator(".round-clock").first).to_have_class(re.compile(r"\bclock-last\b"), timeout=20_000)
     phone.clock.fast_forward(300_000)
-    wait_until(phone, "document.querySelector('.round-clock').classList.contains('clock-up')")
+    expect(phone.locator(".round-clock").first).to_have_class(re.compile(r"\bclock-up\b"), timeout=20_000)
     assert "Time: finish this hand; no new hand" in clock.inner_text()
     phone.context.close()
 
