@@ -110,13 +110,20 @@ def test_no_time_for_a_table_that_has_finished(timed, staff, sheet):
         clock.table_clock_add(table=table, minutes=3, actor=staff)
 
 
-def test_the_hand_in_play_at_time_is_the_last_and_the_sheet_is_complete(timed, staff, sheet):
+def called_after_hand_3(timed, staff, sheet):
+    """Table 1 with the clock started, time called during hand 3 and that hand entered (North–South 3,
+    East–West 6)."""
     clock.round_clock_start(round=timed, actor=staff)
     table = timed.tables.get(number=1)
     sheet.hand(table, "N", "N", 3, "high", 9)
     sheet.hand(table, "E", "E", 4, "low", 10)
     time_up(table)
     sheet.hand(table, "S", "S", 2, "high", 7)
+    return table
+
+
+def test_the_hand_in_play_at_time_is_the_last_and_the_sheet_is_complete(timed, staff, sheet):
+    table = called_after_hand_3(timed, staff, sheet)
     table.refresh_from_db()
     assert table.complete and table.time_called_after == 3 and table.next_hand_number is None
     with pytest.raises(ServiceError, match="Time was called after hand 3: finish this hand, no new hand"):
@@ -424,12 +431,7 @@ def test_the_live_view_costs_the_same_queries_for_four_tables_or_eight(director_
 @pytest.fixture
 def called_and_signed(timed, staff, sheet):
     """Table 1 time-called after hand 3 and signed by both teams (North–South 3, East–West 6)."""
-    clock.round_clock_start(round=timed, actor=staff)
-    table = timed.tables.get(number=1)
-    sheet.hand(table, "N", "N", 3, "high", 9)
-    sheet.hand(table, "E", "E", 4, "low", 10)
-    time_up(table)
-    sheet.hand(table, "S", "S", 2, "high", 7)
+    table = called_after_hand_3(timed, staff, sheet)
     sheet.sign_both(table)
     table.refresh_from_db()
     return table
