@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Round, Table
+from tournament.models import Event, LogEntry, Round, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import TABLE_RESULTS, table_recompute
@@ -81,9 +81,29 @@ class ChangeContext:
         return context
 
 
+def _round_held(round_id: int) -> None:
+    """On PostgreSQL, hold the table's round, tournament and event against change until this transaction ends
+    (``FOR KEY SHARE``, which Django's ``select_for_update`` cannot ask for): saves at other tables share it and
+    go on at once, while a service that locks one of them for update (publishing or unpublishing the round, its
+    clock, a draw) waits for the saves under way, and a save for it, reading the round as that service left it.
+    SQLite needs nothing: its writers take turns (``BEGIN IMMEDIATE``)."""
+    if connection.vendor != "postgresql":
+        return
+    round_, tournament, event = (model._meta.db_table for model in (Round, Tournament, Event))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT 1 FROM "{round_}" r JOIN "{tournament}" t ON t.id = r.tournament_id '
+            f'JOIN "{event}" e ON e.id = t.event_id WHERE r.id = %s FOR KEY SHARE',
+            [round_id],
+        )
+
+
 def locked_table(table: Table, version: int) -> Table:
-    """The table, locked for this transaction, if nobody changed it since ``version`` was read."""
-    locked = Table.objects.select_for_update().select_related("round__tournament__event").get(pk=table.pk)
+    """The table, locked for this transaction, if nobody changed it since ``version`` was read. Only the table's
+    own row is locked for update: locking its round and tournament too made every save of a tournament wait
+    for the one before it to commit (PostgreSQL)."""
+    _round_held(table.round_id)
+    locked = Table.objects.select_for_update(of=("self",)).select_related("round__tournament__event").get(pk=table.pk)
     if version != locked.version:
         changes = list(LogEntry.objects.filter(table=locked, version__gt=version).order_by("version", "pk"))
         said = "; ".join(f"{change.summary} ({change.who})" for change in changes) or "it was changed"

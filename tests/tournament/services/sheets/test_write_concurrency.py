@@ -1,10 +1,13 @@
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
+from tests.conftest import round_published
 from tournament.errors import ServiceError
+from tournament.services.draws import round_unpublish
 from tournament.services.sheets import HandEntry, StaleSheet, hand_record
+from tournament.services.sheets.write import locked_table
 
 
 @pytest.mark.django_db(transaction=True)
@@ -38,3 +41,85 @@ def test_two_devices_saving_the_same_table_at_once(table):
     refused = next(outcome for outcome in outcomes if outcome != "saved")
     assert refused.startswith("This sheet changed since you opened it: Hand 1: 3 ♠ by ")
     assert table.hands.count() == 1
+
+
+def _postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite's writers take turns by design; the PostgreSQL pass runs this")
+
+
+def _in_thread(call) -> tuple[threading.Thread, list]:
+    """``call`` run on its own connection in a thread; what it returned or raised lands in the list."""
+    outcome = []
+
+    def run():
+        try:
+            outcome.append(call())
+        except ServiceError as error:
+            outcome.append(error)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, outcome
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_does_not_wait_for_another_tables_save_to_commit(tournament, make_teams):
+    """Two tables of one round save at once: the second is not held until the first commits (the table's
+    round and tournament are not locked for update by a save)."""
+    _postgres_only()
+    make_teams(tournament, 4)
+    first, second = round_published(tournament).tables.order_by("number")
+    holding, release = threading.Event(), threading.Event()
+
+    def first_save_left_open():
+        with transaction.atomic():
+            locked_table(first, first.version)
+            holding.set()
+            release.wait(timeout=30)
+
+    held, _ = _in_thread(first_save_left_open)
+    try:
+        assert holding.wait(timeout=10)
+        saving, outcome = _in_thread(
+            lambda: hand_record(table=second, version=0, entry=HandEntry("N", "N", 3, "high", 9, "spades"))
+        )
+        saving.join(timeout=10)
+        assert not saving.is_alive(), "the save waited for another table's open transaction"
+        assert second.hands.count() == 1 and not isinstance(outcome[0], ServiceError)
+    finally:
+        release.set()
+        held.join(timeout=30)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_waits_for_the_round_being_unpublished_and_is_refused(tournament, make_teams):
+    """The director unpublishes the round while a phone saves: the save waits for the director's change and
+    then finds the round a draft, so no hand lands in a round that is no longer published."""
+    _postgres_only()
+    make_teams(tournament, 2)
+    round_ = round_published(tournament)
+    table = round_.tables.get()
+    holding, release = threading.Event(), threading.Event()
+
+    def unpublish_left_open():
+        with transaction.atomic():
+            round_unpublish(round=round_)
+            holding.set()
+            release.wait(timeout=30)
+
+    unpublishing, _ = _in_thread(unpublish_left_open)
+    assert holding.wait(timeout=10)
+    saving, outcome = _in_thread(
+        lambda: hand_record(table=table, version=0, entry=HandEntry("N", "N", 3, "high", 9, "spades"))
+    )
+    saving.join(timeout=2)
+    waited = saving.is_alive()
+    release.set()
+    unpublishing.join(timeout=30)
+    saving.join(timeout=30)
+    assert waited, "the save went on while the round was being unpublished"
+    assert isinstance(outcome[0], ServiceError) and outcome[0].message == "This round is not published yet."
+    assert table.hands.count() == 0
