@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 CRITERIA = {
     "rounds_won": "Rounds won (a tie counts ½)",
@@ -77,29 +78,26 @@ class Placed:
         return f"T-{self.place}" if self.shared else str(self.place)
 
 
-def _value(record: TeamRecord, criterion: str):
-    """A criterion's value, larger is better."""
-    if criterion == "rounds_won":
-        return 2 * record.wins + record.ties
-    if criterion == "total_points":
-        return record.points_for
-    if criterion == "point_difference":
-        return record.difference
-    if criterion == "hands_won":
-        return record.hands_won
-    if criterion == "fewest_against":
-        return -record.points_against
-    raise ValueError(f"Unknown standings criterion {criterion!r}.")
+# Each criterion's value of a record, larger is better (head to head is decided within a level group).
+VALUES = {
+    "rounds_won": lambda record: 2 * record.wins + record.ties,
+    "total_points": lambda record: record.points_for,
+    "point_difference": lambda record: record.points_for - record.points_against,
+    "hands_won": lambda record: record.hands_won,
+    "fewest_against": lambda record: -record.points_against,
+}
 
 
 def _split(group: list[TeamRecord], key) -> list[list[TeamRecord]]:
-    ordered = sorted(group, key=key, reverse=True)
+    """The group in runs of equal ``key``, largest first, each run in the group's order (each key computed once)."""
     parts: list[list[TeamRecord]] = []
-    for record in ordered:
-        if parts and key(parts[-1][0]) == key(record):
+    last = None
+    for value, record in sorted(((key(record), record) for record in group), key=itemgetter(0), reverse=True):
+        if parts and value == last:
             parts[-1].append(record)
         else:
             parts.append([record])
+            last = value
     return parts
 
 
@@ -134,7 +132,7 @@ def rank(records: Iterable[TeamRecord], criteria: Sequence[str], meetings: Seque
             elif criterion == "head_to_head":
                 refined.extend(_head_to_head(group, meetings))
             else:
-                refined.extend(_split(group, lambda record, c=criterion: _value(record, c)))
+                refined.extend(_split(group, VALUES[criterion]))
         groups = refined
     placed = []
     place = 1

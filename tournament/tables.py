@@ -149,12 +149,13 @@ class StandingsListing(TeamsRanked):
         512 teams, which made most of the page's time); ``team_url`` is the team pages' address without the
         number."""
         lines = []
+        team_url = escape(team_url)
         for row in self.data:
             team, record = row.team, row.record
             withdrawn = team.withdrawn
             lines.append(
-                f'<tr id="team-{team.number}"{WITHDRAWN_CLASS if withdrawn else ""}><td>{escape(row.label)}</td>'
-                f'<td><a href="{escape(team_url)}{team.number}/">#{team.number} {escape(team.display_name)}</a>'
+                f'<tr id="team-{team.number}"{WITHDRAWN_CLASS if withdrawn else ""}><td>{row.label}</td>'
+                f'<td><a href="{team_url}{team.number}/">#{team.number} {escape(team.display_name)}</a>'
                 f"{' (withdrawn)' if withdrawn else ''}</td>"
                 f'<td class="wide-only players">{escape(team.player_names or "—")}</td>'
                 f'<td class="wide-only">{escape(team.city or "—")}</td><td class="nowrap">{row.won_lost_tied}</td>'

@@ -192,7 +192,25 @@ def team_code_typed(text: str) -> str:
     return "".join(text.split()).replace("-", "").upper()[: CODE_LENGTH + 2]
 
 
-class Team(models.Model):
+class TeamNaming:
+    """How a team is named wherever it is shown: by its own name, else by its players' (``player_name_list``).
+    The model and the standings' plain rows (``StandingTeam``) name a team alike."""
+
+    __slots__ = ()
+
+    def __str__(self):
+        return f"#{self.number} {self.display_name}"
+
+    @property
+    def player_names(self) -> str:
+        return " & ".join(self.player_name_list)
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.player_names or f"Team {self.number}"
+
+
+class Team(TeamNaming, models.Model):
     """Two players who sit opposite each other in one tournament.
 
     ``code`` is handed to the team at check-in: it signs the team's sheets and opens the team's page.
@@ -227,9 +245,6 @@ class Team(models.Model):
             models.CheckConstraint(condition=Q(number__gte=1), name="team_number_positive"),
         ]
 
-    def __str__(self):
-        return f"#{self.number} {self.display_name}"
-
     @property
     def members(self):
         """The two members in seat order; uses prefetched rows when a selector loaded them."""
@@ -237,19 +252,8 @@ class Team(models.Model):
 
     @property
     def player_name_list(self) -> list[str]:
-        """The players' names in seat order: those a selector read alone (``names_in_seat_order``, far cheaper
-        for hundreds of teams than their rows), else from the members."""
-        if hasattr(self, "names_in_seat_order"):
-            return self.names_in_seat_order
+        """The players' names in seat order."""
         return [member.player.name for member in self.members]
-
-    @property
-    def player_names(self) -> str:
-        return " & ".join(self.player_name_list)
-
-    @property
-    def display_name(self) -> str:
-        return self.name or self.player_names or f"Team {self.number}"
 
     @property
     def checked_in_by_team(self) -> bool:

@@ -9,16 +9,30 @@ from scoring import Pair, bye_points
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
 from tournament.models import Round, Seating, Team, TeamMember, TeamRecords, Tournament
+from tournament.models.events import TeamNaming
 from tournament.selectors.ratings import ratings_break_ties
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
+
+
+@dataclass(frozen=True, slots=True)
+class StandingTeam(TeamNaming):
+    """A ranked team as the standings show it: its own fields and its players' names in seat order, read as
+    plain values (building 512 model instances was a third of a standings page's rendering)."""
+
+    pk: int
+    number: int
+    name: str
+    city: str
+    withdrawn: bool
+    player_name_list: list[str]
 
 
 @dataclass(frozen=True)
 class StandingRow:
     place: int
     label: str
-    team: Team
+    team: StandingTeam
     record: TeamRecord
     byes: int
 
@@ -55,16 +69,19 @@ def _team_side(pair_field: str, ns_field: str, ew_field: str):
     return Case(When(**{pair_field: NS}, then=F(ns_field)), default=F(ew_field), output_field=IntegerField())
 
 
-def _with_player_names(tournament: Tournament, teams: list[Team]) -> list[Team]:
-    """The teams, each with its players' names in seat order (``Team.player_name_list``), read in one query
-    of names alone: the players' full rows cost most of the standings' time at 512 teams."""
+def _teams_in_play(tournament: Tournament) -> list[StandingTeam]:
+    """The tournament's teams in play (checked in, or seated in a round), by number, each with its players'
+    names in seat order: two queries of plain values."""
     names = defaultdict(list)
     members = TeamMember.objects.filter(tournament=tournament).order_by("team_id", "position")
     for team_id, name in members.values_list("team_id", "player__name"):
         names[team_id].append(name)
-    for team in teams:
-        team.names_in_seat_order = names[team.pk]
-    return teams
+    seated = Seating.objects.filter(round__tournament=tournament).values("team_id")
+    teams = tournament.teams.filter(Q(checked_in=True) | Q(pk__in=seated)).order_by("number")
+    return [
+        StandingTeam(*values, names[values[0]])
+        for values in teams.values_list("pk", "number", "name", "city", "withdrawn")
+    ]
 
 
 # A team's tally as stored (``TeamRecords.records``): its record's numbers (byes credited), then its byes.
@@ -144,17 +161,7 @@ def team_meetings(tournament: Tournament, team_ids=None) -> list[list]:
 
 def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: list[list]) -> list[StandingRow]:
     """The tournament's teams in play ranked on their tallies by its criteria; byes as the rules say."""
-    teams = _with_player_names(
-        tournament,
-        list(
-            tournament.teams.filter(
-                Q(checked_in=True) | Q(pk__in=Seating.objects.filter(round__tournament=tournament).values("team_id"))
-            )
-            # Not shown with the standings; on SQLite a stored time costs a conversion a team.
-            .defer("created_at")
-            .order_by("number")
-        ),
-    )
+    teams = _teams_in_play(tournament)
     nothing = [0] * (len(TALLY) + 1)
     records = [TeamRecord(team.pk, *tallies.get(team.pk, nothing)[: len(TALLY)]) for team in teams]
     by_key = {team.pk: team for team in teams}

@@ -115,7 +115,7 @@ def playoff_seed(
         )
     tournament.playoff_seeds.all().delete()
     seeds = PlayoffSeed.objects.bulk_create(
-        PlayoffSeed(tournament=tournament, seed=number, team=team)
+        PlayoffSeed(tournament=tournament, seed=number, team_id=team.pk)
         for number, team in enumerate(ranked[:teams], start=1)
     )
     tournament.playoff_third_place = third_place and not double
@@ -127,7 +127,7 @@ def playoff_seed(
         action=LogEntry.Action.PLAYOFF_SEEDED,
         summary=f"Top {teams} seeded for the playoff" + (f", {style}" if style else ""),
         tournament=tournament,
-        after={"seeds": [seed.team.number for seed in seeds], "third_place": third_place, "double": double},
+        after={"seeds": [team.number for team in ranked[:teams]], "third_place": third_place, "double": double},
     )
     return seeds
 
