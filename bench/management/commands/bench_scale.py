@@ -72,41 +72,56 @@ class Command(BaseCommand):
                 draws[teams] = time.perf_counter() - start
             run("shell", "-c", PUBLISH_ROUND_4)
             secrets = json.loads(run("shell", "-c", ROUND_4_SECRETS).stdout.strip().splitlines()[-1])
-            pages["hand_save"] = self._saves(env, port, secrets)
+            pages["hand_save"], pages["hand_save_served"] = self._saves(env, port, secrets)
         self._report(pages, inside, draws)
 
-    def _saves(self, env, port, secrets) -> float:
-        """The median time of saving a hand through gunicorn, one phone at a time (so the server's own time): a
-        table's phone opens its sheet, then saves two hands; the first tables warm the workers up."""
+    def _saves(self, env, port, secrets) -> tuple[float, float]:
+        """The median time of saving a hand through gunicorn, one phone at a time: at the phone, and the server's
+        own time (the request time gunicorn logs, from the request read to the answer sent). A table's phone
+        opens its sheet, then saves two hands; the first tables warm the workers up."""
         times = []
-        with gunicorn_serving(env, port=port) as port:
-            for index, secret in enumerate(secrets[:60]):
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-                connection.request("GET", f"/table/{secret}/")
-                page = connection.getresponse()
-                html = page.read().decode()
-                cookie = "; ".join(v.split(";")[0] for k, v in page.getheaders() if k.lower() == "set-cookie")
-                token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-                version = int(re.search(r'name="[a-z-]*version" value="(\d+)"', html).group(1))
-                headers = {
-                    "Cookie": cookie,
-                    "Content-Type": "application/x-www-form-urlencoded",
-                    "Referer": f"http://127.0.0.1:{port}/",
-                }
-                for number, dealer in enumerate("NE"):
-                    fields = {"csrfmiddlewaretoken": token, "hand-version": version, "hand-dealer": dealer}
-                    fields |= {"hand-bidder": dealer, "hand-bid": "3:high", "hand-books": "9"}
-                    fields["entry_id"] = f"bench-{secret}-{number}"
-                    start = time.perf_counter()
-                    connection.request("POST", f"/table/{secret}/hands/sync/", body=urlencode(fields), headers=headers)
-                    response = connection.getresponse()
-                    body = response.read()
-                    if index >= 10:
-                        times.append(time.perf_counter() - start)
-                    assert response.status == 200, (response.status, body[:200])
-                    version = json.loads(body)["version"]
-                connection.close()
-        return statistics.median(times)
+        with tempfile.TemporaryDirectory() as folder:
+            log = Path(folder) / "access.log"
+            logged = {**env, "GUNICORN_CMD_ARGS": f"--access-logfile {log} --access-logformat '%(m)s %(U)s %(D)s'"}
+            with gunicorn_serving(logged, port=port) as port:
+                for index, secret in enumerate(secrets[:60]):
+                    times.extend(self._table_saves(port, secret, measured=index >= 10))
+            served = [
+                int(micros) / 1e6
+                for method, path, micros in (line.split() for line in log.read_text().splitlines())
+                if method == "POST" and path.endswith("/hands/sync/")
+            ]
+        return statistics.median(times), statistics.median(served[20:])
+
+    def _table_saves(self, port, secret, *, measured: bool) -> list[float]:
+        """A table's phone opens its sheet and saves two hands; the time of each save at the phone."""
+        times = []
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        connection.request("GET", f"/table/{secret}/")
+        page = connection.getresponse()
+        html = page.read().decode()
+        cookie = "; ".join(v.split(";")[0] for k, v in page.getheaders() if k.lower() == "set-cookie")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+        version = int(re.search(r'name="[a-z-]*version" value="(\d+)"', html).group(1))
+        headers = {
+            "Cookie": cookie,
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": f"http://127.0.0.1:{port}/",
+        }
+        for number, dealer in enumerate("NE"):
+            fields = {"csrfmiddlewaretoken": token, "hand-version": version, "hand-dealer": dealer}
+            fields |= {"hand-bidder": dealer, "hand-bid": "3:high", "hand-books": "9"}
+            fields["entry_id"] = f"bench-{secret}-{number}"
+            start = time.perf_counter()
+            connection.request("POST", f"/table/{secret}/hands/sync/", body=urlencode(fields), headers=headers)
+            response = connection.getresponse()
+            body = response.read()
+            if measured:
+                times.append(time.perf_counter() - start)
+            assert response.status == 200, (response.status, body[:200])
+            version = json.loads(body)["version"]
+        connection.close()
+        return times
 
     def _pages(self, env, requests, port) -> dict:
         with gunicorn_serving(env, port=port) as port:
@@ -213,10 +228,11 @@ class Command(BaseCommand):
                 len(set(inside["bracket_queries"])) == 1,
             ),
             (
-                "saving a hand (server, in-process / through gunicorn)",
-                f"{inside['hand_save_ms']:.1f} ms / {pages['hand_save'] * 1000:.1f} ms",
-                "<= 10 ms",
-                inside["hand_save_ms"] <= 10 and pages["hand_save"] <= 0.010,
+                "saving a hand: in-process / gunicorn's request time (server) / at the phone",
+                f"{inside['hand_save_ms']:.1f} ms / {pages['hand_save_served'] * 1000:.1f} ms / "
+                f"{pages['hand_save'] * 1000:.1f} ms ({ratio('hand_save'):.1f}x the floor)",
+                "<= 10 ms through gunicorn (server time)",
+                inside["hand_save_ms"] <= 10 and pages["hand_save_served"] <= 0.010,
             ),
             (
                 "Swiss draw, manage.py draw, 512 / 2048 teams",
