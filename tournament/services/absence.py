@@ -94,9 +94,7 @@ def table_forfeit_declare(
         outcome["repeat"] = [team for team in absentees if team in twice]
         names = " and ".join(str(team) for team in absentees)
         present = teams[who.present_pair] if who.present_pair else None
-        summary = f"Forfeit: {names} absent" + (
-            f"; {present} scores the round as a bye" if present else "; both lose the round"
-        )
+        summary = f"{names} absent" + (f"; {present} scores the round as a bye" if present else "; both lose the round")
         if declared_early:
             minutes = round_.tournament.rules.forfeit_minutes
             summary += f" (declared before the {minutes} minutes, the director's decision)"

@@ -200,7 +200,7 @@ def announcement_remove(*, announcement: Announcement, actor: Actor | None = Non
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.ANNOUNCEMENT_REMOVED,
-        summary=f"Announcement removed: {announcement.text}",
+        summary=announcement.text,
         tournament=announcement.tournament,
         before={"text": announcement.text},
     )

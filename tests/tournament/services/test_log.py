@@ -3,10 +3,12 @@
 import pytest
 from django.urls import reverse
 
-from tests.conftest import round_published
+from scoring import Absent
+from tests.conftest import round_published, text_of
 from tournament.models import LogEntry
+from tournament.services.absence import table_forfeit_declare
 from tournament.services.draws import draw_teams_swap, round_draw, round_publish
-from tournament.services.events import announcement_post, tournament_rules_set
+from tournament.services.events import announcement_post, announcement_remove, tournament_rules_set
 from tournament.services.log import Actor
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.teams import team_desk_update
@@ -119,3 +121,24 @@ def test_the_log_names_a_playoff_match_by_its_stage(director_client, tournament,
     assert f"· {semifinal.label}</span>" in html and semifinal.label.startswith("Semifinal")
     assert f"round {semifinal.table.round.number}, table" not in html, "a playoff table is not called a round's"
     assert "· round 1, table 1" in html, "a qualifying round's table still is"
+
+
+def test_no_summary_repeats_its_actions_name(director, director_client, tournament, make_teams, sheet):
+    """The log shows each entry as "<action>: <summary>", so a summary never starts with the action's name
+    ("Announcement removed: Announcement removed: …" read twice)."""
+    staff = Actor.staff(director)
+    make_teams(tournament, 4)
+    tournament_rules_set(tournament=tournament, rules=tournament.rules.replace(boston_multiplier=2), actor=staff)
+    round_ = round_published(tournament)
+    announcement_remove(announcement=announcement_post(tournament=tournament, text="Room 2 opens", actor=staff))
+    first, second = round_.tables.order_by("number")
+    sheet.play(first, "NS")
+    table_forfeit_declare(table=second, absent=Absent.EAST_WEST, actor=staff, early=True, reason="Gone home")
+    entries = LogEntry.objects.filter(tournament=tournament)
+    assert {LogEntry.Action.ANNOUNCEMENT_REMOVED, LogEntry.Action.FORFEIT} <= {entry.action for entry in entries}
+    for entry in entries:
+        label = entry.get_action_display()
+        assert not entry.summary.startswith((label, label.split()[0] + ":")), entry.summary
+    page = text_of(director_client.get(reverse("director:log", args=[tournament.slug])))
+    assert "Announcement removed: Room 2 opens" in page
+    assert "Forfeit declared: #4 " in page
