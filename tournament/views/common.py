@@ -25,10 +25,11 @@ def earlier_messages_drop(request) -> None:
     list(messages.get_messages(request))  # read, they are not stored again
 
 
-def refusal_say(request, message: str) -> None:
-    """Tell of a refusal, alone: messages of earlier requests never shown are about other entries."""
+def refusal_say(request, message: str, tag: str = "") -> None:
+    """Tell of a refusal, alone: messages of earlier requests never shown are about other entries. A ``tag``
+    marks it for the field the page shows it beside (as well as at the top)."""
     earlier_messages_drop(request)
-    messages.error(request, message)
+    messages.error(request, message, extra_tags=tag)
 
 
 def form_error(form, error: ServiceError) -> None:
@@ -47,13 +48,16 @@ class Ran:
     in_form: bool = False
 
 
-def service_run(request, service: Callable[[], object], done: str | Callable | None, *, form=None) -> Ran:
+def service_run(
+    request, service: Callable[[], object], done: str | Callable | None, *, form=None, beside: dict | None = None
+) -> Ran:
     """The one way a view runs a service for the person asking.
 
     Done: ``done`` is said (text, or a function of the result; None says nothing). Refused: the reason goes
     beside its field of ``form``, or at the top of it, when ``form`` is given (give it only when the page the
     person lands on draws it); otherwise, or for a refusal about the whole page, it is said at the top of that
-    page. A refusal is said alone: messages of earlier requests never shown are about other things.
+    page, tagged ``beside[field]`` when the page shows that field's refusals beside it too. A refusal is said
+    alone: messages of earlier requests never shown are about other things.
     """
     try:
         result = service()
@@ -62,7 +66,7 @@ def service_run(request, service: Callable[[], object], done: str | Callable | N
             earlier_messages_drop(request)
             form_error(form, error)
             return Ran(False, in_form=True)
-        refusal_say(request, error.message)
+        refusal_say(request, error.message, (beside or {}).get(error.field, ""))
         return Ran(False)
     if done is not None:
         messages.success(request, done(result) if callable(done) else done)
@@ -93,23 +97,25 @@ def first_error_focus(form) -> None:
 
 
 def run_and_redirect(
-    request, service: Callable[[], object], done: str | Callable, to, **kwargs
+    request, service: Callable[[], object], done: str | Callable, to, *, beside: dict | None = None, **kwargs
 ) -> HttpResponseRedirect:
     """Run a service (see ``service_run``) and go to ``to``, where what happened is said at the top.
 
     ``to`` and ``kwargs`` are as for ``redirect``.
     """
-    service_run(request, service, done)
+    service_run(request, service, done, beside=beside)
     return redirect(to, **kwargs)
 
 
-def form_action(request, form, service: Callable[..., object], *, done, invalid: str, to, **kwargs):
+def form_action(
+    request, form, service: Callable[..., object], *, done, invalid: str, to, beside: dict | None = None, **kwargs
+):
     """A small form posted to an action: say ``invalid`` for an incomplete form, else run
     ``service(**form.cleaned_data)`` as ``run_and_redirect`` does."""
     if not form.is_valid():
         refusal_say(request, invalid)
         return redirect(to, **kwargs)
-    return run_and_redirect(request, lambda: service(**form.cleaned_data), done, to, **kwargs)
+    return run_and_redirect(request, lambda: service(**form.cleaned_data), done, to, beside=beside, **kwargs)
 
 
 def tournament_context(tournament, **extra) -> dict:

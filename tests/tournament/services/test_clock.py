@@ -335,6 +335,31 @@ def test_minutes_not_a_whole_number_are_refused_beside_the_field(director_client
     assert timed.clock_ends_at == ends_at and not timed.tables.exclude(clock_ends_at=ends_at).exists()
 
 
+def test_minutes_out_of_the_clocks_range_are_refused_beside_the_field(director_client, timed, staff):
+    """0 or 61 minutes are whole numbers the clock itself refuses: said beside the minutes of the form used."""
+    clock.round_clock_start(round=timed, actor=staff)
+    slug = timed.tournament.slug
+    beside = '<p class="error" role="alert">Add 1 to 60 minutes.</p>'
+    for minutes in ("0", "61"):
+        round_page = director_client.post(
+            reverse("director:round_clock", args=[slug, 1]), {"action": "add", "minutes": minutes}, follow=True
+        ).content.decode()
+        field, error, button = (
+            round_page.index(mark) for mark in ('id="round-clock-minutes"', beside, "Add to the round</button>")
+        )
+        assert field < error < button and round_page.count(beside) == 1
+        live = director_client.post(
+            reverse("director:table_clock", args=[slug, 1, 2]),
+            {"action": "add", "minutes": minutes, "back": "live"},
+            follow=True,
+        ).content.decode()
+        field, error, button = (
+            live.index(mark) for mark in ('id="table-2-minutes"', beside, "Add to table 2</button>")
+        )
+        assert field < error < button and live.count(beside) == 1
+    assert not LogEntry.objects.filter(summary__contains="added").exists()
+
+
 def test_only_the_director_runs_the_clock(client, scorekeeper, timed):
     url = reverse("director:round_clock", args=[timed.tournament.slug, 1])
     assert client.post(url, {"action": "start"}).status_code == 302  # to the login page

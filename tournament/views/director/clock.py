@@ -3,7 +3,6 @@ round or to one table."""
 
 from functools import partial
 
-from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -12,7 +11,7 @@ from tournament import selectors
 from tournament.forms.clock import ClockForm
 from tournament.selectors.clock import clock_view
 from tournament.services import clock
-from tournament.views.common import earlier_messages_drop, form_action, request_actor
+from tournament.views.common import form_action, refusal_say, request_actor
 from tournament.views.permissions import director_required
 
 ROUND_SERVICES = {
@@ -35,11 +34,11 @@ def _back(request) -> str:
 
 
 def _clock_action(request, form, services, record: dict, said_number: int, minutes_tag: str, **to):
-    """Run the clock button posted; minutes that are not a whole number are refused beside the minutes field of
-    the form they came from (``minutes_tag`` marks the message for it), as well as at the top of the page."""
+    """Run the clock button posted; minutes refused (not a whole number, or out of the clock's range) are said
+    beside the minutes field of the form they came from (``minutes_tag`` marks the message for it), as well as
+    at the top of the page."""
     if not form.is_valid() and "minutes" in form.errors:
-        earlier_messages_drop(request)
-        messages.error(request, form.errors["minutes"][0], extra_tags=minutes_tag)
+        refusal_say(request, form.errors["minutes"][0], minutes_tag)
         return redirect(_back(request), **to)
 
     def run(action, minutes):
@@ -51,7 +50,14 @@ def _clock_action(request, form, services, record: dict, said_number: int, minut
         return services[form.cleaned_data["action"]][1].format(number=said_number, minutes=form.cleaned_data["minutes"])
 
     return form_action(
-        request, form, run, done=done, invalid="Choose what to do to the clock.", to=_back(request), **to
+        request,
+        form,
+        run,
+        done=done,
+        invalid="Choose what to do to the clock.",
+        to=_back(request),
+        beside={"minutes": minutes_tag},
+        **to,
     )
 
 
