@@ -204,7 +204,7 @@ def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
     standing = next((row for row in tournament_standings(tournament) if row.team.pk == team.pk), None)
     played = []
     for entry in selectors.team_rounds(team):
-        result = "bye"
+        result = SAT_OUT if entry.sat_out else "bye"
         if entry.table is not None:
             mine, theirs = entry.points_for, entry.points_against
             if not entry.table.signed:
@@ -223,20 +223,6 @@ def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
                 result=result,
             )
         )
-    for round_ in selectors.team_sat_out_rounds(team):
-        played.append(
-            schemas.TeamRoundOut(
-                round=round_.number,
-                stage=round_.title,
-                table=None,
-                pair=None,
-                opponent=None,
-                points_for=0,
-                points_against=0,
-                result=SAT_OUT,
-            )
-        )
-    played.sort(key=lambda entry: entry.round)
     return schemas.TeamRecordOut(
         team=team_out(team), standing=standing_out(standing) if standing else None, rounds=played
     )

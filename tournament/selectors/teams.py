@@ -35,6 +35,7 @@ class TeamRound:
     pair: str
     opponent: Team | None
     hands: list
+    sat_out: bool = False
 
     @property
     def points_for(self) -> int:
@@ -57,7 +58,8 @@ class TeamRound:
 
 
 def team_rounds(team: Team) -> list[TeamRound]:
-    """Every round a team played (drafts aside), each with its hands and penalties."""
+    """Every round of a team (drafts aside) in order: each it played or had a bye in, with its hands and
+    penalties, and each it sat out (``sat_out``: marked before the draw, no result)."""
     seatings = list(
         Seating.objects.filter(team=team)
         .exclude(round__status=Round.Status.DRAFT)
@@ -75,7 +77,7 @@ def team_rounds(team: Team) -> list[TeamRound]:
     hands = {}
     for hand in Hand.objects.filter(table_id__in=table_ids).prefetch_related(penalties()).order_by("sequence"):
         hands.setdefault(hand.table_id, []).append(hand)
-    return [
+    played = [
         TeamRound(
             round=s.round,
             table=s.table,
@@ -85,6 +87,8 @@ def team_rounds(team: Team) -> list[TeamRound]:
         )
         for s in seatings
     ]
+    sat_out = [TeamRound(round_, None, "", None, [], sat_out=True) for round_ in team_sat_out_rounds(team)]
+    return sorted(played + sat_out, key=lambda entry: entry.round.number)
 
 
 def team_sat_out_rounds(team: Team) -> list[Round]:

@@ -4,7 +4,6 @@ drawn. Standings, the next draw and head-to-head treat a forfeit as no meeting."
 
 import io
 import json
-import re
 from collections import Counter
 from csv import DictReader
 from datetime import timedelta
@@ -16,11 +15,13 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 
 from scoring import Absent
+from tests.conftest import text_of
 from tests.tournament.test_printing import pdf_pages
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
 from tournament.printing import round_sheets_pdf
 from tournament.selectors.standings import draw_history, tournament_standings
+from tournament.selectors.team_page import team_now
 from tournament.services import clock, sheets
 from tournament.services.absence import table_forfeit_declare, table_forfeit_undo, team_sit_out_set
 from tournament.services.archive import event_export, event_import
@@ -218,6 +219,21 @@ def test_the_api_shows_a_team_sitting_out_in_the_round_and_in_its_record(client,
     ]
 
 
+def test_the_team_pages_list_a_round_sat_out_in_its_place(client, tournament, round_1, sheet, staff):
+    """The public team page and the team's own page show the round it sat out before the round it played."""
+    nine = tournament.teams.create(number=9, checked_in=True)
+    team_sit_out_set(team=nine, round_number=2, reason="Arrives for round 3", actor=staff)
+    for table in round_1.tables.all():
+        sheet.play(table)
+    for table in round_publish(round=round_draw(tournament=tournament, method="swiss")).tables.all():
+        sheet.play(table)
+    round_publish(round=round_draw(tournament=tournament, method="swiss"))
+    assert [(entry.round.number, entry.sat_out) for entry in team_now(nine).rounds] == [(2, True), (3, False)]
+    page = text_of(client.get(reverse("public:team", args=[tournament.slug, 9])))
+    assert "Round 2 Sat out (no result)." in page
+    assert page.index("Round 2 Sat out") < page.index("Round 3")
+
+
 def test_sitting_out_refused_after_the_draw_and_in_the_playoff(tournament, round_1, staff):
     team = tournament.teams.get(number=1)
     with pytest.raises(ServiceError, match="Round 1 is already drawn") as refused:
@@ -251,10 +267,6 @@ def test_the_time_clock_refuses_table_link_hands_on_a_forfeit(round_1, staff, sh
             version=sheet.version(table),
             entry=sheets.HandEntry("N", "N", 3, "high", 9, "hearts", "", False),
         )
-
-
-def text_of(response) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
 def test_the_director_declares_and_undoes_a_forfeit_from_the_live_view(director_client, tournament, round_1):
