@@ -16,7 +16,8 @@ from tournament.services.playoffs import playoff_publish, playoff_seed
 
 # Saving a hand from the phone's queue: the table, the probe for a repeated entry, the locked table, the hand,
 # the sheet, the hand's results, the table's results with the sheet's version, the log (the first hand also names
-# the dealer); nothing of the tournament's.
+# the dealer); nothing of the tournament's. On PostgreSQL one more: the round, tournament and event held against
+# change (FOR KEY SHARE) while only the table is locked for update.
 SAVE_QUERIES = 13
 
 
@@ -100,7 +101,8 @@ def test_saving_a_hand_costs_the_same_at_8_and_512_teams(client, event, big_fiel
             data |= {"hand-books": "9", "entry_id": f"entry-{number}"}
             counts.append(queries(lambda data=data, address=address: client.post(address, data)))
         assert table.hands.count() == 2
-    assert counts[:2] == counts[2:] and max(counts) <= SAVE_QUERIES, counts
+    held = 1 if connection.vendor == "postgresql" else 0
+    assert counts[:2] == counts[2:] and max(counts) <= SAVE_QUERIES + held, counts
 
 
 def test_registering_a_team_costs_the_same_at_8_and_512_teams(event, big_field):
