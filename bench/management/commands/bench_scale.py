@@ -247,8 +247,9 @@ class Command(BaseCommand):
                 inside["sheets_per_page_s"] < 0.08,
             ),
             (
-                "standings PDF / hands CSV, 512 teams",
-                f"{inside['standings_pdf_s']:.2f} s / {inside['hands_csv_s']:.2f} s",
+                "standings PDF (the process's first print, then again) / hands CSV, 512 teams",
+                f"{inside['standings_pdf_first_s']:.2f} s, {inside['standings_pdf_s']:.2f} s / "
+                f"{inside['hands_csv_s']:.2f} s",
                 "< 1 s each",
                 inside["standings_pdf_s"] < 1 and inside["hands_csv_s"] < 1,
             ),
