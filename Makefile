@@ -52,7 +52,7 @@ test: $(VENV)/.installed-dev
 
 ## make bench: benchmarks (not tests); they print figures and assert nothing
 ## The benchmark commands live in bench/, installed only by its settings
-BENCH = $(PY) manage.py --settings bench.settings
+BENCH = DJANGO_SETTINGS_MODULE=bench.settings $(PY) manage.py
 bench: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
 	$(BENCH) bench_scale
