@@ -37,6 +37,7 @@ class Command(BaseCommand):
                 "ALLOWED_HOSTS": "127.0.0.1",
                 "DJANGO_SETTINGS_MODULE": "bench.settings",
                 "DIRECTOR_PASSWORD": "Bench-Director-Password-1",
+                "STATIC_ROOT": str(Path(folder) / "static"),
             }
             manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
             for command in (
@@ -54,7 +55,7 @@ class Command(BaseCommand):
                 capture_output=True,
                 text=True,
             ).stdout.split()[-1]
-            with gunicorn_serving({**env, "STATIC_ROOT": str(Path(folder) / "static")}) as port:
+            with gunicorn_serving(env) as port:
                 alone = self._median(port, f"/table/{secret}/", requests)
                 guesses = [0] * ATTACKERS
                 refused = [0] * ATTACKERS
