@@ -2,7 +2,6 @@ import http.client
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from bench.phone import hand_fields, phone_open
 from tournament.management.gunicorn import gunicorn_serving
 
 HANDS = 20
@@ -218,34 +218,15 @@ class Command(BaseCommand):
     def _phone(self, port, secret, think, clock, ready, acknowledged, lock) -> None:
         """One table's phone: open the sheet, then enter a hand every ``think`` seconds on average until the
         last phase ends, now and then sending one twice (an answer lost on the Wi-Fi)."""
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
-        connection.request("GET", f"/table/{secret}/")
-        page = connection.getresponse()
-        html = page.read().decode()
+        connection, headers, token, version = phone_open(port, secret, timeout=TIMEOUT)
         connection.close()
-        cookie = "; ".join(value.split(";")[0] for key, value in page.getheaders() if key.lower() == "set-cookie")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-        version = int(re.search(r'name="[a-z-]*version" value="(\d+)"', html).group(1))
-        headers = {
-            "Cookie": cookie,
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Referer": f"http://127.0.0.1:{port}/",
-        }
         ready.wait()
         time.sleep(random.uniform(0, 2 * think))
         for number in range(HANDS):
             if clock.phase() is None:
                 return
             dealer = DEALERS[number % 4]
-            fields = {
-                "csrfmiddlewaretoken": token,
-                "hand-version": version,
-                "hand-dealer": dealer,
-                "hand-bidder": dealer,
-                "hand-bid": "3:high",
-                "hand-books": "9",
-                "entry_id": f"load-{secret}-{number}",
-            }
+            fields = hand_fields(token, version, dealer, f"load-{secret}-{number}")
             for _ in range(2 if random.random() < RESEND else 1):
                 phase = clock.phase()
                 start = time.perf_counter()

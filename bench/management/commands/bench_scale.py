@@ -2,7 +2,6 @@ import gzip
 import http.client
 import json
 import os
-import re
 import sqlite3
 import statistics
 import subprocess
@@ -15,6 +14,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from bench.phone import hand_fields, phone_open
 from tournament.management.gunicorn import gunicorn_serving
 
 TEAMS = 512
@@ -96,22 +96,9 @@ class Command(BaseCommand):
     def _table_saves(self, port, secret, *, measured: bool) -> list[float]:
         """A table's phone opens its sheet and saves two hands; the time of each save at the phone."""
         times = []
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        connection.request("GET", f"/table/{secret}/")
-        page = connection.getresponse()
-        html = page.read().decode()
-        cookie = "; ".join(v.split(";")[0] for k, v in page.getheaders() if k.lower() == "set-cookie")
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
-        version = int(re.search(r'name="[a-z-]*version" value="(\d+)"', html).group(1))
-        headers = {
-            "Cookie": cookie,
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Referer": f"http://127.0.0.1:{port}/",
-        }
+        connection, headers, token, version = phone_open(port, secret, timeout=60)
         for number, dealer in enumerate("NE"):
-            fields = {"csrfmiddlewaretoken": token, "hand-version": version, "hand-dealer": dealer}
-            fields |= {"hand-bidder": dealer, "hand-bid": "3:high", "hand-books": "9"}
-            fields["entry_id"] = f"bench-{secret}-{number}"
+            fields = hand_fields(token, version, dealer, f"bench-{secret}-{number}")
             start = time.perf_counter()
             connection.request("POST", f"/table/{secret}/hands/sync/", body=urlencode(fields), headers=headers)
             response = connection.getresponse()
