@@ -27,6 +27,21 @@ def wait_until(page, expression: str, timeout: float = 20.0) -> None:
         time.sleep(0.05)
 
 
+def in_view(page, target, *, height: int = PHONE["height"], enough: float = 200, timeout: float = 5.0) -> bool:
+    """Whether ``target`` (a selector or a locator) comes to lie on screen: its top at or below the screen's top
+    and its first ``enough`` pixels above the bottom. Polled for a while, because the browser scrolls to a
+    fragment, and the page's script scrolls, only after the element itself is drawn."""
+    locator = page.locator(target).first if isinstance(target, str) else target
+    deadline = time.monotonic() + timeout
+    while True:
+        box = locator.bounding_box()
+        if box is not None and box["y"] >= 0 and box["y"] + min(box["height"], enough) <= height:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath):

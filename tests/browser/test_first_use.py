@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
 from tournament.models import PlayoffMatch, Tournament
@@ -33,8 +33,7 @@ def fresh_table(transactional_db, tournament, make_teams):
 
 
 def fully_in_view(page, selector) -> bool:
-    box = page.locator(selector).first.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    return in_view(page, selector, enough=float("inf"))
 
 
 def above_the_save_bar(page, selector) -> bool:

@@ -4,7 +4,7 @@ save, a removal undone, and hands entered with the network down saved exactly on
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE, wait_until
+from tests.browser.conftest import in_view, wait_until
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
 from tournament.models import Hand
@@ -31,11 +31,6 @@ def taps(page) -> int:
 
 def reset_taps(page):
     page.evaluate("sessionStorage.setItem('taps', '0')")
-
-
-def in_view(page, selector) -> bool:
-    box = page.locator(selector).first.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 200) <= PHONE["height"]
 
 
 def four_taps(page, bidder, bid, books):

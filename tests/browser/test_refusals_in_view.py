@@ -4,7 +4,7 @@ below the fold beside a field the director cannot see."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import in_view
 from tests.conftest import round_published
 from tournament.roles import DIRECTORS, role_groups_ensure
 from tournament.services import sheets
@@ -32,17 +32,12 @@ def laptop(browser, live_server, transactional_db, tournament, make_teams):
     context.close()
 
 
-def in_view(page, locator, height) -> bool:
-    box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 100) <= height
-
-
 def test_a_draw_refused_over_tables_still_playing_shows_its_reason_in_view(laptop, tournament):
     laptop.goto(f"/manage/t/{tournament.slug}/rounds/new/")
     laptop.locator("form.form button[type=submit]").click()
     reason = laptop.get_by_text("Round 2 cannot be drawn yet")
     reason.wait_for()
-    assert in_view(laptop, reason, LAPTOP["height"]), "the refusal is where the page opens"
+    assert in_view(laptop, reason, height=LAPTOP["height"], enough=100), "the refusal is where the page opens"
     assert tournament.rounds.count() == 1
 
 
@@ -52,7 +47,7 @@ def test_a_publish_refused_shows_its_reason_in_view(laptop, tournament):
     laptop.get_by_role("button", name="Publish round 2").click()
     reason = laptop.get_by_text("Round 2 cannot be published yet")
     reason.wait_for()
-    assert in_view(laptop, reason, LAPTOP["height"])
+    assert in_view(laptop, reason, height=LAPTOP["height"], enough=100)
 
 
 def test_on_a_phone_a_refused_sign_of_a_sheet_not_complete_is_in_view(phone, tournament, laptop):
@@ -76,5 +71,5 @@ def test_on_a_phone_a_refused_sign_of_a_sheet_not_complete_is_in_view(phone, tou
     )
     reason = phone.locator(".message-error")
     reason.wait_for()
-    assert in_view(phone, reason, PHONE["height"]), "said where the sheet opens, though no signing form is drawn"
+    assert in_view(phone, reason, enough=100), "said where the sheet opens, though no signing form is drawn"
     assert not table.signatures.exists()
