@@ -218,7 +218,7 @@ def test_large_text_and_high_contrast_on_a_phone(browser, live_server, demo):
     normal_body = float(page.locator("main").evaluate("m => parseFloat(getComputedStyle(m).fontSize)"))
     page.get_by_role("link", name="Large text").click()
     page.wait_for_url(f"**{playing}")
-    assert page.get_by_role("link", name="Normal text").is_visible()
+    expect(page.get_by_role("link", name="Normal text")).to_be_visible()
     assert float(page.locator("h1").evaluate("h => parseFloat(getComputedStyle(h).fontSize)")) >= 1.5 * normal
     assert float(page.locator("main").evaluate("m => parseFloat(getComputedStyle(m).fontSize)")) >= 1.5 * normal_body
     context.close()
@@ -250,7 +250,7 @@ def test_large_text_and_high_contrast_on_a_phone(browser, live_server, demo):
     form.locator("#hand-submit").click()
     page.get_by_text("Hand 3 saved").wait_for()
     page.get_by_role("link", name="Normal text").click()
-    assert page.get_by_role("link", name="Large text").is_visible()
+    expect(page.get_by_role("link", name="Large text")).to_be_visible()
     context.close()
 
 

@@ -2,6 +2,7 @@
 marked, and on the projector the whole 16-seed tree on one screen."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import round_published
 from tournament.models import PlayoffMatch
@@ -35,7 +36,7 @@ def test_the_final_is_in_view_after_scrolling_and_a_path_is_marked(browser, live
         assert page.locator(".bracket-scroll").first.evaluate("box => box.scrollWidth <= box.clientWidth"), (
             "a 16-seed bracket fits a desktop without scrolling"
         )
-    assert page.locator(".round-name", has_text="Semifinal").first.is_visible()
+    expect(page.locator(".round-name", has_text="Semifinal").first).to_be_visible()
     page.select_option("#follow-team", label=page.locator("#follow-team option").nth(1).inner_text())
     page.get_by_role("button", name="Show its path").click()
     page.wait_for_url("**/bracket/?team=*")

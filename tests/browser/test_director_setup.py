@@ -3,6 +3,7 @@
 import re
 
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from tournament.models import Round, Tournament
 from tournament.roles import DIRECTORS, role_groups_ensure
@@ -36,26 +37,26 @@ def test_empty_database_to_a_published_draw(phone, login, transactional_db):
     phone.fill("#id_qualifying_rounds", "4")
     phone.get_by_role("button", name="Create tournament").click()
     phone.get_by_role("button", name="Save rules").click()
-    assert phone.get_by_text("Rules saved.").is_visible()
+    expect(phone.get_by_text("Rules saved.")).to_be_visible()
 
     phone.get_by_role("link", name="Import teams (CSV)").click()
     phone.set_input_files("#id_file", {"name": "teams.csv", "mimeType": "text/csv", "buffer": teams_csv()})
     phone.get_by_role("button", name="Import").click()
-    assert phone.get_by_text("16 teams imported.").is_visible()
+    expect(phone.get_by_text("16 teams imported.")).to_be_visible()
 
     phone.get_by_role("link", name="Main Event").click()
     phone.get_by_role("link", name="Registration desk").click()
     for _ in range(4):
         phone.get_by_role("button", name="Check in", exact=True).first.click()
-    assert phone.get_by_text("16 of 16 teams checked in").is_visible()
+    expect(phone.get_by_text("16 of 16 teams checked in")).to_be_visible()
 
     phone.get_by_role("link", name="Main Event").click()
     phone.get_by_role("link", name="Draw the next round").click()
     phone.fill("#id_seed", "2026")
     phone.get_by_role("button", name="Draw").click()
-    assert phone.get_by_text("Round 1 drawn as a draft").is_visible()
+    expect(phone.get_by_text("Round 1 drawn as a draft")).to_be_visible()
     phone.get_by_role("button", name="Publish round 1").click()
-    assert phone.get_by_text("Round 1 published: the table links work now.").is_visible()
+    expect(phone.get_by_text("Round 1 published: the table links work now.")).to_be_visible()
 
     tournament = Tournament.objects.get(name="Main Event")
     round_ = tournament.rounds.get()
@@ -64,5 +65,5 @@ def test_empty_database_to_a_published_draw(phone, login, transactional_db):
 
     phone.get_by_role("link", name="Open table").first.click()
     assert re.search(r"/table/[\w-]+/$", phone.url)
-    assert phone.get_by_role("heading", name=re.compile("Table 1")).is_visible()
-    assert phone.get_by_text(re.compile(r"^North: First \d+$")).is_visible()
+    expect(phone.get_by_role("heading", name=re.compile("Table 1"))).to_be_visible()
+    expect(phone.get_by_text(re.compile(r"^North: First \d+$"))).to_be_visible()

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
@@ -141,7 +142,7 @@ def test_a_round_counted_as_a_person_does_it(phone, fresh_table):
         form.get_by_role("button", name=f"Sign for {side}").click()
         phone.get_by_text(f"for {side}.").first.wait_for()
         signatures.append(taps(phone))
-    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
     assert (first_dealer, hands, signatures, characters) == (2, [5, 5, 5, 5], [2, 3], 6)
     total = first_dealer + sum(hands) + sum(signatures)
     print(f"\nround: first dealer {first_dealer}, hands {hands}, signatures {signatures}: {total} taps + {characters}")
@@ -243,7 +244,7 @@ def test_every_public_tab_is_seen_on_a_phone_without_scrolling_sideways(phone, t
             name = links.nth(index).inner_text()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{path}: {name} is cut"
             assert box["y"] + box["height"] <= PHONE["height"] and box["height"] >= 44, f"{path}: {name}"
-        assert tabs.get_by_role("link", name="My team").is_visible()
+        expect(tabs.get_by_role("link", name="My team")).to_be_visible()
     phone.screenshot(path=str(SCREENSHOTS / "public-tabs-390x844.png"))
 
 

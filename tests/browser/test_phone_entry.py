@@ -60,7 +60,7 @@ def test_an_ordinary_hand_takes_four_taps_and_the_next_form_is_in_view(phone, de
             assert in_view(phone, "#hand-form [data-field=bidder]"), "the next hand's form is at the top"
     assert per_hand == [4, 4, 4, 4], per_hand
 
-    assert phone.get_by_text("Round complete").is_visible()
+    expect(phone.get_by_text("Round complete")).to_be_visible()
     assert in_view(phone, "#signing form"), "after the last hand the signatures are in view"
     for side, pair in (("North–South", "NS"), ("East–West", "EW")):
         reset_taps(phone)
@@ -73,7 +73,7 @@ def test_an_ordinary_hand_takes_four_taps_and_the_next_form_is_in_view(phone, de
         form.get_by_role("button", name=f"Sign for {side}").click()
         phone.get_by_text(f"for {side}.").first.wait_for()
         per_hand.append(taps(phone))
-    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
     assert per_hand[4:] == [3, 3], "a signature: the player, the code field (6 characters typed), sign"
     print(f"\ntaps per hand {per_hand[:4]}, per signature {per_hand[4:]} (+6 characters), per round {sum(per_hand)}")
     dealt_table.refresh_from_db()
@@ -89,7 +89,7 @@ def test_remove_and_undo_a_hand(phone, dealt_table):
     edit = phone.get_by_role("link", name="Edit hand 2")
     assert remove.bounding_box()["height"] >= 44 and edit.bounding_box()["height"] >= 44
     remove.click()
-    assert phone.get_by_text("Hand 2: 4 Special by East, 10 books").is_visible()
+    expect(phone.get_by_text("Hand 2: 4 Special by East, 10 books")).to_be_visible()
     assert Hand.objects.filter(table=dealt_table).count() == 2, "asking removes nothing"
     phone.get_by_role("button", name="Remove it").click()
     phone.get_by_text("Removed hand 2").first.wait_for()
@@ -193,5 +193,5 @@ def test_large_text_stays_on_a_phone_that_loses_the_network(phone, dealt_table, 
     go_offline(phone, dealt_table)
     assert ".when-normal" in (phone.evaluate(KEPT_DISPLAY) or ""), "the large-text styles are kept on the phone"
     phone.reload()
-    assert phone.get_by_role("link", name="Normal text").is_visible()
+    expect(phone.get_by_role("link", name="Normal text")).to_be_visible()
     phone.context.set_offline(False)

@@ -3,6 +3,7 @@
 import re
 
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from tests.conftest import round_published
 from tournament.roles import DIRECTORS, role_groups_ensure
@@ -20,13 +21,13 @@ def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournamen
     login("td", "a-long-director-password")
 
     phone.goto(f"/manage/t/{tournament.slug}/")
-    assert phone.get_by_text("Every qualifying sheet is signed: close round 1").is_visible()
+    expect(phone.get_by_text("Every qualifying sheet is signed: close round 1")).to_be_visible()
     phone.get_by_role("link", name="Playoffs").click()
     phone.fill("#id_teams", "2")
     phone.get_by_role("button", name="Seed the top teams").click()
-    assert phone.get_by_text("Top 2 seeded").is_visible()
+    expect(phone.get_by_text("Top 2 seeded")).to_be_visible()
     phone.get_by_role("button", name="Publish the bracket").click()
-    assert phone.get_by_text("Bracket published").is_visible()
+    expect(phone.get_by_text("Bracket published")).to_be_visible()
     phone.get_by_role("link", name="Open table 1").click()
 
     first = phone.locator("#first-dealer-form")
@@ -44,14 +45,14 @@ def test_from_qualifying_to_a_champion(phone, login, transactional_db, tournamen
         form = phone.locator("form.sign-form", has_text=side)
         form.locator("[data-field=player] label").first.click()
         form.get_by_role("button", name=f"Sign for {side}").click()
-    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
 
     phone.goto(f"/t/{tournament.slug}/bracket/")
-    assert phone.get_by_text(re.compile(r"Champion: #1 ")).is_visible()
+    expect(phone.get_by_text(re.compile(r"Champion: #1 "))).to_be_visible()
     phone.goto(f"/t/{tournament.slug}/")
-    assert phone.get_by_role("heading", name="Champion").is_visible()
+    expect(phone.get_by_role("heading", name="Champion")).to_be_visible()
     placings = phone.locator(".placings-list li")
     assert placings.count() == 4 and placings.first.inner_text().startswith("1 · #1 ")
     assert placings.nth(1).inner_text().endswith("Runner-up")
     phone.goto(f"/manage/t/{tournament.slug}/")
-    assert phone.get_by_text("The tournament is finished: print the final placings").is_visible()
+    expect(phone.get_by_text("The tournament is finished: print the final placings")).to_be_visible()

@@ -2,6 +2,8 @@
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.conftest import round_published
 
 
@@ -25,9 +27,9 @@ def test_a_player_finds_their_table_and_their_teams_hands(phone, transactional_d
     assert cards.first.get_by_role("heading").inner_text() == f"Table {my_table.number}"
 
     cards.first.get_by_role("link", name=re.compile("#4 ")).click()
-    assert phone.get_by_role("heading", name="#4 Player 3a & Player 3b").is_visible()
-    assert phone.get_by_text("Round 1 · table 2").is_visible()
-    assert phone.get_by_text(re.compile(r"4–2 won")).is_visible()
+    expect(phone.get_by_role("heading", name="#4 Player 3a & Player 3b")).to_be_visible()
+    expect(phone.get_by_text("Round 1 · table 2")).to_be_visible()
+    expect(phone.get_by_text(re.compile(r"4–2 won"))).to_be_visible()
 
     phone.get_by_role("link", name="Standings").click()
     first_row = phone.locator("table.standings tbody tr").first

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 import scoring
 from scoring import Bid, Deal, Penalty, PenaltyKind, Seat
@@ -43,7 +44,7 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     first = phone.locator("#first-dealer-form")
     tap(first, "seat", "N ·")
     first.get_by_role("button", name="This seat deals first").click()
-    assert phone.get_by_text("dealer: North").is_visible()
+    expect(phone.get_by_text("dealer: North")).to_be_visible()
 
     enter_hand(phone, "E ·", "3 Special", "♥", 10)
     assert phone.locator(".message-success").inner_text().startswith("Hand 1 saved")
@@ -52,29 +53,29 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     redeal = phone.locator("form[action$='/redeal/']")
     redeal.get_by_label("Misdeal").check()
     redeal.get_by_role("button", name="Record the re-deal").click()
-    assert phone.get_by_text("Re-deal recorded: hand 2 is dealt again.").is_visible()
+    expect(phone.get_by_text("Re-deal recorded: hand 2 is dealt again.")).to_be_visible()
 
     enter_hand(phone, "N ·", "4", "♠", 9)
     phone.get_by_text("Penalty", exact=True).click()
     penalty = phone.locator("form[action$='/penalties/']")
-    assert not penalty.locator("[data-field=team]").is_visible(), "the offence comes first"
+    expect(penalty.locator("[data-field=team]"), "the offence comes first").to_be_hidden()
     penalty.get_by_text("Renege (books move before scoring)").click()
-    assert penalty.locator("[data-field=count]").is_visible()
-    assert not penalty.locator("[data-field=choice]").is_visible(), "only the offence's own fields show"
+    expect(penalty.locator("[data-field=count]")).to_be_visible()
+    expect(penalty.locator("[data-field=choice]"), "only the offence's own fields show").to_be_hidden()
     tap(penalty, "team", "East–West")
     penalty.get_by_role("button", name="Record the penalty").click()
-    assert phone.get_by_text("Penalty recorded: Renege by East–West.").is_visible()
+    expect(phone.get_by_text("Penalty recorded: Renege by East–West.")).to_be_visible()
 
     enter_hand(phone, "S ·", "2 No", "Down", 8)
     enter_hand(phone, "W ·", "1", "", 6)
-    assert phone.get_by_text("Round complete").is_visible()
+    expect(phone.get_by_text("Round complete")).to_be_visible()
 
     for side, pair in (("North–South", "NS"), ("East–West", "EW")):
         form = phone.locator("form.sign-form", has_text=side)
         form.locator("[data-field=player] label").first.click()
         form.get_by_label("Team code").fill(live_table.team_at(pair).code)
         form.get_by_role("button", name=f"Sign for {side}").click()
-    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
 
     expected = scoring.score_round(
         live_table.round.tournament.rules,
@@ -112,9 +113,9 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     tap_bid(form, "5 No")
     form.locator("[data-field=books] label").nth(11).click()
     form.get_by_role("button", name="Show points").click()
-    assert page.get_by_text("This hand: North–South 10, East–West 0 (made).").is_visible()
+    expect(page.get_by_text("This hand: North–South 10, East–West 0 (made).")).to_be_visible()
     page.get_by_role("button", name="Save hand 1").click()
-    assert page.get_by_text("Hand 1 saved: North–South 10, East–West 0.").is_visible()
+    expect(page.get_by_text("Hand 1 saved: North–South 10, East–West 0.")).to_be_visible()
     # The sheet shows before its load event fires (a stylesheet still coming on a loaded machine): count after it.
     page.wait_for_load_state("load")
     assert len(loads) == 2, f"a hand without JavaScript: the check page, then the sheet ({loads})"

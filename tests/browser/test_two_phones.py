@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.test_scorekeeping import enter_hand, tap, tap_bid
 from tests.conftest import round_published
@@ -42,15 +43,15 @@ def test_each_team_signs_on_its_own_phone(phone, second_phone, table_of_two):
         ("W ·", "1 No", "Up", 8),
     ):
         enter_hand(phone, bidder, bid, trump, books)
-    assert phone.get_by_text("Round complete").is_visible()
+    expect(phone.get_by_text("Round complete")).to_be_visible()
 
     open_team_page(phone, ns)
     sign_on_team_page(phone)
-    assert phone.get_by_text("Your team signed").is_visible()
+    expect(phone.get_by_text("Your team signed")).to_be_visible()
     open_team_page(second_phone, ew)
-    assert second_phone.get_by_text("Round 1 · Table 1").is_visible()
+    expect(second_phone.get_by_text("Round 1 · Table 1")).to_be_visible()
     sign_on_team_page(second_phone)
-    assert second_phone.get_by_text("Signed by both teams and locked").is_visible()
+    expect(second_phone.get_by_text("Signed by both teams and locked")).to_be_visible()
 
     table_of_two.refresh_from_db()
     assert table_of_two.signed
@@ -79,17 +80,17 @@ def test_blind_double_entry_with_a_mismatch_the_teams_fix(phone, second_phone, t
     plan = [("N ·", "N ·", 3, 9), ("E ·", "E ·", 2, 8), ("S ·", "S ·", 4, 10), ("W ·", "W ·", 1, 7)]
     for number, (dealer, bidder, level, books) in enumerate(plan, start=1):
         enter_on_team_page(phone, dealer, bidder, level, books)
-        assert phone.get_by_text("It goes on the sheet when the other team's entry agrees").first.is_visible()
+        expect(phone.get_by_text("It goes on the sheet when the other team's entry agrees").first).to_be_visible()
         second_phone.reload()
         assert str(books) + " books" not in second_phone.locator("#entry").inner_text(), "blind until both are in"
         if number == 2:
             enter_on_team_page(second_phone, dealer, bidder, level, books - 1)
-            assert second_phone.get_by_text("differ").first.is_visible()
+            expect(second_phone.get_by_text("differ").first).to_be_visible()
             phone.reload()
             entry = phone.locator("#entry").inner_text()
             assert "8 books" in entry and "7 books" in entry, "both phones show both versions"
         enter_on_team_page(second_phone, dealer, bidder, level, books)
-        assert second_phone.get_by_text(f"hand {number} is on the sheet").is_visible()
+        expect(second_phone.get_by_text(f"hand {number} is on the sheet")).to_be_visible()
         phone.reload()
     table_of_two.refresh_from_db()
     assert table_of_two.complete and [h.books for h in table_of_two.hands.order_by("sequence")] == [9, 8, 10, 7]

@@ -6,6 +6,7 @@ private page then gone from the phone. The projector turns its pages there too."
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
 from tests.browser.test_phone_entry import enter_offline, four_taps
@@ -80,7 +81,7 @@ def test_a_round_on_the_venue_server_through_a_network_cut_right_after_the_link_
         form.get_by_label("Team code").fill(dealt_table.team_at(pair).code)
         form.get_by_role("button", name=f"Sign for {side}").click()
         phone.get_by_text(f"for {side}.").first.wait_for()
-    assert phone.get_by_text("Signed by both teams and locked.").is_visible()
+    expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
     dealt_table.refresh_from_db()
     assert dealt_table.signed
     wait_until(lambda: not kept(phone, path), "the signed sheet's private page leaves the phone")
