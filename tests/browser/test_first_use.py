@@ -58,9 +58,9 @@ def test_a_hand_is_entered_without_scrolling_from_the_first_dealer_on(phone, fre
     per_hand = []
     for number, (bidder, bid, books) in enumerate((("N ·", "3", 9), ("E ·", "4 Special", 10)), start=1):
         phone.wait_for_load_state("load")
+        assert fully_in_view(phone, "#hand-submit")
         for field in ("bidder", "bid", "suit", "books"):
             assert above_the_save_bar(phone, f"#hand-form [data-field={field}]"), f"hand {number}: {field} in view"
-        assert fully_in_view(phone, "#hand-submit")
         start = phone.evaluate("window.scrollY")
         phone.evaluate("sessionStorage.setItem('taps', '0')")
         form = phone.locator("#hand-form")
