@@ -37,11 +37,12 @@ def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
         raise ScoringError("Enter an amount such as 25 or 25.50.", field=field)
     if amount < 0:
         raise ScoringError("An amount cannot be negative.", field=field)
+    if amount > maximum:
+        said = f"{amount:f}" if amount < maximum * 1000 else "That"
+        raise ScoringError(f"{said} is more than this can be ({maximum:.2f}); check the amount.", field=field)
     if amount != amount.quantize(CENT):
         raise ScoringError("An amount is in dollars and cents: at most two decimals.", field=field)
-    if amount > maximum:
-        raise ScoringError(f"{amount:.2f} is more than this can be ({maximum:.2f}); check the amount.", field=field)
-    return amount.quantize(CENT)
+    return amount.copy_abs().quantize(CENT)
 
 
 def percent_check(value, *, field: str = "house_percent") -> Decimal:

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.conftest import round_published
-from tournament.models import Table, Team, Tournament
+from tournament.models import Person, Table, Team, Tournament
 from tournament.services.recompute import table_recompute
 
 NASTY = [
@@ -19,6 +19,8 @@ NASTY = [
     "2147483648",
     "99999999999999999999999",
     "1e3",
+    "1e26",
+    "1E+100",
     "²",
     "١٢",
     "\x00",
@@ -52,6 +54,7 @@ def version(table):
 def director_forms(tournament):
     slug, event = tournament.slug, tournament.event.slug
     team = tournament.teams.get(number=1)
+    person, _ = Person.objects.get_or_create(name="Ann Lee", city="Reno")
     return {
         "event_create": (
             reverse("director:event_create"),
@@ -107,6 +110,39 @@ def director_forms(tournament):
         "lockout_remove": (reverse("director:lockout_remove"), {"ip_address": "10.0.0.1", "username": "x"}),
         "code_pause_lift": (reverse("director:code_pause_lift"), {"pause": "1"}),
         "team_code_new": (reverse("director:team_code_new", args=[slug, team.number]), {"unused": "x"}),
+        "money_settings": (
+            reverse("director:money_settings", args=[slug]),
+            {
+                "entry_fee": "20",
+                "side_pot_fee": "5",
+                "house_percent": "10",
+                "payout_percents": "50, 30, 20",
+                "side_pot_rule": "placing",
+            },
+        ),
+        "payment_add": (
+            reverse("director:payment_add", args=[slug, team.number]),
+            {"amount": "20", "method": "cash", "pot": "entry"},
+        ),
+        "refund_add": (
+            reverse("director:refund_add", args=[slug, team.number]),
+            {"amount": "5", "method": "cash", "pot": "entry", "reason": "Left early"},
+        ),
+        "payout_pay": (reverse("director:payout_pay", args=[slug]), {"team": "1", "pot": "entry"}),
+        "sit_out": (reverse("director:sit_out", args=[slug]), {"team": "3", "reason": "Late flight"}),
+        "substitute_add": (
+            reverse("director:substitute_add", args=[slug, 1]),
+            {"replaces": str(team.members[0].player_id), "name": "Cy Young", "reason": "Ill"},
+        ),
+        "table_forfeit": (
+            reverse("director:table_forfeit", args=[slug, 1, 1]),
+            {"absent": "NS", "early": "on", "reason": "Not here"},
+        ),
+        "person_edit": (reverse("director:person_edit", args=[person.pk]), {"name": "Ann Lee", "city": "Reno"}),
+        "series_create": (
+            reverse("director:series"),
+            {"name": "Circuit", "champion": "6", "runner_up": "3", "semifinalist": "1", "qualifying_win": "0.5"},
+        ),
     }
 
 
@@ -225,6 +261,15 @@ DIRECTOR_FORMS = [
     "lockout_remove",
     "code_pause_lift",
     "team_code_new",
+    "money_settings",
+    "payment_add",
+    "refund_add",
+    "payout_pay",
+    "sit_out",
+    "substitute_add",
+    "table_forfeit",
+    "person_edit",
+    "series_create",
 ]
 TABLE_FORMS = [
     "hand_add",
@@ -306,6 +351,12 @@ def test_query_strings_take_any_value_without_a_server_error(director_client, fi
         (reverse("public:standings", args=[slug]), ["sort", "_export"]),
         (reverse("director:teams", args=[slug]), ["sort", "_export"]),
         (reverse("director:round_sheets_pdf", args=[slug, 1]), ["blank"]),
+        (reverse("director:round_live", args=[slug, 1]), ["quiet"]),
+        (reverse("director:checkin_slips", args=[slug]), ["team"]),
+        (reverse("director:persons"), ["q"]),
+        (reverse("public:standings", args=[slug]), ["team"]),
+        (reverse("public:bracket", args=[slug]), ["team"]),
+        (reverse("public:projector", args=[slug]), ["seconds"]),
     ]
     for url, names in pages:
         for name in names:

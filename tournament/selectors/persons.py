@@ -14,6 +14,7 @@ from tournament.models import HIDDEN_NAME, Event, LogEntry, Person, PersonRating
 from tournament.selectors.outcomes import Outcome, team_outcomes
 from tournament.selectors.series import person_series_points
 from tournament.selectors.statistics import person_statistics
+from tournament.typed import whole_number
 
 PERSON_ACTIONS = (
     LogEntry.Action.PERSON_LINKED,
@@ -101,8 +102,9 @@ def persons_search(query: str = "") -> QuerySet[Person]:
     query = query.replace("\x00", "").strip()[:100]
     if query:
         match = Q(name__icontains=query) | Q(city__icontains=query)
-        if query.isdigit():
-            match |= Q(pk=int(query))
+        number = whole_number(query, digits=9)
+        if number is not None:
+            match |= Q(pk=number)
         persons = persons.filter(match)
     return persons
 

@@ -14,6 +14,7 @@ from tournament.selectors.teams import absent_twice
 from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.recompute import table_recompute
 from tournament.services.sheets.write import Change, sheet_write
+from tournament.typed import text_checked
 
 
 @dataclass
@@ -136,6 +137,7 @@ def team_sit_out_set(
     """Mark a team as sitting out a qualifying round before it is drawn (not drawn, no result), or take the mark
     back."""
     actor = actor_of(actor)
+    reason = text_checked(reason, what="The reason", limit=200, field="reason")
     tournament = team.tournament
     if not 1 <= round_number <= tournament.qualifying_rounds:
         raise ServiceError(
@@ -154,7 +156,7 @@ def team_sit_out_set(
         state = "already sits out" if sits_out else "does not sit out"
         raise ServiceError(f"{team} {state} round {round_number}.", field="round_number")
     if sits_out:
-        SitOut.objects.create(tournament=tournament, team=team, round_number=round_number, reason=reason.strip())
+        SitOut.objects.create(tournament=tournament, team=team, round_number=round_number, reason=reason)
     else:
         marked.delete()
     says = f"{'sits out' if sits_out else 'plays again in'} round {round_number}"
@@ -170,11 +172,10 @@ def substitute_approve(
     """Approve a substitute playing one round in place of one of the team's players; the other stays, so a team
     has one substitute a round at most. The results stay the team's; the team's other rounds are unchanged."""
     actor = actor_of(actor)
-    name = " ".join(name.split())
+    name = text_checked(name, what="The substitute's name", limit=120, field="name")
     if not name:
         raise ServiceError("Give the substitute's name.", field="name")
-    if len(name) > 120:
-        raise ServiceError("A name of 120 characters at most.", field="name")
+    reason = text_checked(reason, what="The reason", limit=200, field="reason")
     if round.tournament_id != team.tournament_id:
         raise ServiceError(f"{team} does not play in this tournament's round.", field="team")
     if not team.memberships.filter(player=replaces).exists():
@@ -193,7 +194,7 @@ def substitute_approve(
         raise ServiceError(f"{team}'s sheet of {round.title.lower()} is signed: it was played as it stands.")
     if round.status == Round.Status.CLOSED:
         raise ServiceError(f"{round.title} is closed.")
-    substitute = Substitute.objects.create(round=round, team=team, replaces=replaces, name=name, reason=reason.strip())
+    substitute = Substitute.objects.create(round=round, team=team, replaces=replaces, name=name, reason=reason)
     log_write(
         actor=actor,
         action=LogEntry.Action.SUBSTITUTE,

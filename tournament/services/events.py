@@ -10,6 +10,7 @@ from scoring import SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Tournament
 from tournament.services.log import Actor, actor_of, log_write
+from tournament.typed import text_checked
 
 EVENT_FIELDS = ("name", "venue", "starts_on", "ends_on")
 TOURNAMENT_FIELDS = (
@@ -52,16 +53,21 @@ def _settings_log(actor, action: str, summary: str, *, event=None, tournament=No
     log_write(actor=actor_of(actor), action=action, summary=summary, before=before, after=after, **where)
 
 
-def _check_dates(starts_on: datetime.date, ends_on: datetime.date) -> None:
+def _event_checked(name: str, venue: str, starts_on: datetime.date, ends_on: datetime.date) -> tuple[str, str]:
+    """The event's name and venue as they are stored, or a refusal beside the field."""
+    name = text_checked(name, what="The event's name", limit=120, field="name")
+    if not name:
+        raise ServiceError("An event needs a name.", field="name")
     if ends_on < starts_on:
         raise ServiceError("The event cannot end before it starts.", field="ends_on")
+    return name, text_checked(venue, what="The venue", limit=160, field="venue")
 
 
 @transaction.atomic
 def event_create(
     *, name: str, starts_on: datetime.date, ends_on: datetime.date, venue: str = "", actor: Actor | None = None
 ) -> Event:
-    _check_dates(starts_on, ends_on)
+    name, venue = _event_checked(name, venue, starts_on, ends_on)
     slug = free_slug(Event, name, f"{name} {starts_on.year}")
     event = Event.objects.create(name=name, slug=slug, venue=venue, starts_on=starts_on, ends_on=ends_on)
     _settings_log(actor, LogEntry.Action.EVENT_CREATED, f"Event {name} created", event=event)
@@ -78,7 +84,7 @@ def event_update(
     venue: str = "",
     actor: Actor | None = None,
 ) -> Event:
-    _check_dates(starts_on, ends_on)
+    name, venue = _event_checked(name, venue, starts_on, ends_on)
     before = _values(event, EVENT_FIELDS)
     event.name, event.venue, event.starts_on, event.ends_on = name, venue, starts_on, ends_on
     event.save(update_fields=["name", "venue", "starts_on", "ends_on"])
@@ -86,13 +92,18 @@ def event_update(
     return event
 
 
-def _check_tournament_name(event: Event, name: str, exclude: Tournament | None = None) -> None:
+def _tournament_name(event: Event, name: str, exclude: Tournament | None = None) -> str:
+    """The tournament's name as stored: plain text, and not another tournament's of the event."""
+    name = text_checked(name, what="The tournament's name", limit=120, field="name")
+    if not name:
+        raise ServiceError("A tournament needs a name.", field="name")
     clashes = event.tournaments.filter(name__iexact=name)
     if exclude is not None:
         clashes = clashes.exclude(pk=exclude.pk)
     clash = clashes.first()
     if clash is not None:
         raise ServiceError(f"{event.name} already has a tournament called {clash.name}.", field="name")
+    return name
 
 
 @transaction.atomic
@@ -111,7 +122,7 @@ def tournament_create(
     """A tournament in set-up, its rule set copied from a preset the director can then change."""
     if sheet_mode not in Tournament.SheetMode.values:
         raise ServiceError("Choose how the teams vouch for their sheets.", field="sheet_mode")
-    _check_tournament_name(event, name)
+    name = _tournament_name(event, name)
     try:
         rules = RuleSet.preset(preset)
     except ScoringError as error:
@@ -145,7 +156,7 @@ def tournament_update(
     sheet_mode: str | None = None,
     actor: Actor | None = None,
 ) -> Tournament:
-    _check_tournament_name(tournament.event, name, exclude=tournament)
+    name = _tournament_name(tournament.event, name, exclude=tournament)
     before = _values(tournament, TOURNAMENT_FIELDS)
     drawn = tournament.rounds.filter(kind="qualifying").count()
     if qualifying_rounds < drawn:
@@ -180,7 +191,7 @@ def announcement_post(
     *, tournament: Tournament, text: str, hours: int | None = None, actor: Actor | None = None
 ) -> Announcement:
     """A short message on the tournament's public home, until it expires or is removed."""
-    text = " ".join(text.split())
+    text = text_checked(text, what="The announcement", limit=280, field="text")
     if not text:
         raise ServiceError("Write the announcement.", field="text")
     expires_at = timezone.now() + datetime.timedelta(hours=hours) if hours else None

@@ -8,6 +8,7 @@ from django.db import transaction
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Person, PersonRating, Player, Seating, TeamMember
 from tournament.services.log import Actor, actor_of, log_write
+from tournament.typed import text_checked
 
 
 def _player_locked(player: Player) -> Player:
@@ -137,12 +138,12 @@ def person_update(
     person = _person_locked(person)
     before = {"name": person.name, "city": person.city, "hidden": person.hidden}
     if name is not None:
-        name = " ".join(name.split())
+        name = text_checked(name, what="The name", limit=120, field="name")
         if not name:
             raise ServiceError("A person needs a name.", field="name")
-        person.name = name[:120]
+        person.name = name
     if city is not None:
-        person.city = " ".join(city.split())[:120]
+        person.city = text_checked(city, what="The city", limit=120, field="city")
     if hidden is not None:
         person.hidden = hidden
     after = {"name": person.name, "city": person.city, "hidden": person.hidden}

@@ -8,13 +8,14 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Series, SeriesTournament, Tournament
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
+from tournament.typed import text_checked
 
 
 def _clean_name(name: str) -> str:
-    name = " ".join((name or "").split())
+    name = text_checked(name or "", what="The series' name", limit=120, field="name")
     if not name:
         raise ServiceError("A series needs a name.", field="name")
-    return name[:120]
+    return name
 
 
 def _points_table(points: dict | None) -> dict:

@@ -12,6 +12,7 @@ from tournament.selectors.clock import clock_view, server_now_ms
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.statistics import tournament_statistics
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
+from tournament.typed import whole_number
 from tournament.views.cache import LIVE, public_page
 from tournament.views.common import tournament_context
 
@@ -98,9 +99,9 @@ def _standings_parameters(request, tournament) -> str | None:
 def standings(request, tournament):
     """The standings, and the final placings once the playoff is decided; both export as CSV or XLSX
     (?_export=csv, with &listing=placings for the placings)."""
-    jump = request.GET.get("team", "")
-    if jump.isdigit() and len(jump) < 5:
-        return redirect(f"{request.path}#team-{int(jump)}")
+    jump = whole_number(request.GET.get("team", ""), digits=4)
+    if jump is not None:
+        return redirect(f"{request.path}#team-{jump}")
     placings = selectors.tournament_placings(tournament)
     export_format = request.GET.get("_export")
     if SafeExport.is_valid_format(export_format):
@@ -164,8 +165,8 @@ def team(request, tournament, number):
 
 
 def _seconds_per_page(request) -> int:
-    value = request.GET.get("seconds", "")
-    return min(max(int(value), 4), 120) if value.isdigit() and len(value) < 4 else PROJECTOR_SECONDS
+    seconds = whole_number(request.GET.get("seconds", ""), digits=3)
+    return PROJECTOR_SECONDS if seconds is None else min(max(seconds, 4), 120)
 
 
 @public_page(LIVE, lambda request, tournament: f"seconds={_seconds_per_page(request)}")
@@ -192,8 +193,7 @@ def projector(request, tournament):
 
 def _followed(request) -> int | None:
     """The team number whose path through the bracket is marked (?team=N)."""
-    value = request.GET.get("team", "")
-    return int(value) if value.isdigit() and len(value) < 5 else None
+    return whole_number(request.GET.get("team", ""), digits=4)
 
 
 def _bracket_context(request, tournament):

@@ -1,6 +1,5 @@
 """A team as typed at registration, and everything that can be wrong with it, each beside its field."""
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -9,6 +8,7 @@ from django.db.models.functions import Lower
 
 from tournament.errors import ServiceError
 from tournament.models import Player, Team, TeamMember, Tournament
+from tournament.typed import text_problem
 
 MAX_TEAM_NUMBER = 9999
 # The longest text each field stores (the models' max_length).
@@ -27,22 +27,6 @@ class PlayerEntry:
 
     def cleaned(self) -> "PlayerEntry":
         return PlayerEntry(" ".join(self.name.split()), " ".join(self.city.split()), self.phone.strip())
-
-
-# Characters that reorder or hide what is shown: right-to-left and left-to-right overrides, embeddings and
-# isolates (a name could show as another team's on every page).
-HIDDEN_FORMATTING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def text_problem(value: str, what: str, limit: int) -> str | None:
-    """Why a typed text cannot be stored, or None."""
-    if any(unicodedata.category(char) == "Cc" and not char.isspace() for char in value):
-        return f"{what} holds a character that is not text."
-    if any(char in HIDDEN_FORMATTING for char in value):
-        return f"{what} holds an invisible character that reverses or hides text: type the name plainly."
-    if len(value) > limit:
-        return f"{what} is longer than {limit} characters."
-    return None
 
 
 def team_entry_problems(players: Sequence[PlayerEntry], name: str = "", city: str = "") -> list[ServiceError]:

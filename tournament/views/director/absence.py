@@ -19,6 +19,7 @@ from tournament.services.absence import (
     team_sit_out_set,
 )
 from tournament.services.draws import next_round_number
+from tournament.typed import whole_number
 from tournament.views.common import refusal_say, request_actor, service_run
 from tournament.views.permissions import director_required
 
@@ -55,8 +56,8 @@ def table_forfeit(request, slug, number, table_number):
 def sit_out(request, slug):
     """Mark a team as sitting out the next round before it is drawn (``plays`` takes the mark back)."""
     tournament = selectors.tournament_get(slug)
-    value = request.POST.get("team", "")
-    team = tournament.teams.filter(number=int(value)).first() if value.isdigit() and len(value) < 6 else None
+    number = whole_number(request.POST.get("team", ""), digits=5)
+    team = tournament.teams.filter(number=number).first() if number is not None else None
     if team is None:
         refusal_say(request, "Choose the team that sits out.")
         return redirect("director:round_new", slug=slug)
@@ -67,7 +68,7 @@ def sit_out(request, slug):
         team=team,
         round_number=round_number,
         sits_out=sits_out,
-        reason=request.POST.get("reason", "")[:200],
+        reason=request.POST.get("reason", ""),
         actor=request_actor(request),
     )
     service_run(request, mark, f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}.")
@@ -86,10 +87,10 @@ def substitute_add(request, slug, number):
     """Approve a substitute for one player of a team, for this round (the player's team is the player's own)."""
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    value = request.POST.get("replaces", "")
+    player_id = whole_number(request.POST.get("replaces", ""), digits=9)
     member = (
-        TeamMember.objects.filter(tournament=tournament, player_id=int(value)).select_related("team", "player").first()
-        if value.isdigit() and len(value) < 10
+        TeamMember.objects.filter(tournament=tournament, player_id=player_id).select_related("team", "player").first()
+        if player_id is not None
         else None
     )
     if member is None:
@@ -100,8 +101,8 @@ def substitute_add(request, slug, number):
         team=member.team,
         round=round_,
         replaces=member.player,
-        name=request.POST.get("name", "")[:200],
-        reason=request.POST.get("reason", "")[:200],
+        name=request.POST.get("name", ""),
+        reason=request.POST.get("reason", ""),
         actor=request_actor(request),
     )
     ran = service_run(request, approve, "{0.name} plays {0.round.title} for {0.replaces.name}.".format)

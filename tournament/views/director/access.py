@@ -9,6 +9,7 @@ from tournament.roles import is_scorekeeper
 from tournament.selectors.access import locked_logins
 from tournament.services import throttle
 from tournament.services.access import login_unlock
+from tournament.typed import whole_number
 from tournament.views.common import request_actor, run_and_redirect
 from tournament.views.permissions import director_required, scorekeeper_required
 
@@ -50,10 +51,7 @@ def code_pauses(request):
 @require_POST
 @scorekeeper_required
 def code_pause_lift(request):
-    try:
-        pause_id = int(request.POST.get("pause", ""))
-    except ValueError:
-        pause_id = 0
+    pause_id = whole_number(request.POST.get("pause", ""), digits=9) or 0
     return run_and_redirect(
         request,
         lambda: throttle.code_pause_lift(pause_id=pause_id, actor=request_actor(request)),

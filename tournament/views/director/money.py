@@ -13,6 +13,7 @@ from tournament.models.money import MONEY_SETTINGS
 from tournament.selectors.money import payout_sheet
 from tournament.services import money
 from tournament.tables import PayoutExport
+from tournament.typed import whole_number
 from tournament.views.common import (
     form_saved,
     refusal_say,
@@ -92,8 +93,8 @@ def payouts(request, slug):
 @director_required
 def payout_pay(request, slug):
     tournament = selectors.tournament_get(slug)
-    number = request.POST.get("team", "")
-    team = get_object_or_404(tournament.teams, number=int(number) if number.isdigit() and len(number) < 7 else 0)
+    number = whole_number(request.POST.get("team", ""), digits=6)
+    team = get_object_or_404(tournament.teams, number=number or 0)
     pay = partial(
         money.payout_pay,
         tournament=tournament,

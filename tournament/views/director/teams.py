@@ -18,6 +18,7 @@ from tournament.selectors.persons import event_link_rows
 from tournament.services import teams
 from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
+from tournament.typed import whole_number
 from tournament.views.common import (
     form_page,
     form_saved,
@@ -135,7 +136,7 @@ def checkin_slips(request, slug):
     teams = selectors.teams_with_players(tournament)
     number = request.GET.get("team", "")
     if number:
-        teams = teams.filter(number=int(number) if number.isdigit() and len(number) < 7 else 0)
+        teams = teams.filter(number=whole_number(number, digits=6) or 0)
         if not teams:
             raise Http404("No such team.")
     content = printing.checkin_slips_pdf(tournament, teams, base_url=printing.link_base(request))
