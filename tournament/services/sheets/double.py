@@ -134,6 +134,7 @@ def hand_submit(
             return Change(
                 LogEntry.Action.HAND_SUBMITTED,
                 summary,
+                after={"pair": side.value, "sequence": sequence},
                 result=Submitted(Submitted.WAITING, sequence, mine=mine),
                 voids_signatures=False,
             )
@@ -153,7 +154,11 @@ def hand_submit(
             records=(hand,),
         )
 
-    return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit))
+    def unseen(change: LogEntry) -> bool:
+        """The other team's entry, waiting for this one: blind, so no team's page shows it."""
+        return change.action == LogEntry.Action.HAND_SUBMITTED and (change.after or {}).get("pair") not in (None, pair)
+
+    return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit, unseen=unseen))
 
 
 def entries_settle(*, table: Table, keep: str, context: ChangeContext | None = None, **given) -> Hand:

@@ -17,6 +17,7 @@ from tournament.models import Event, LogEntry, Round, Table, Tournament
 from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import TABLE_RESULTS, table_recompute
+from tournament.typed import REASON_LIMIT, text_checked
 
 
 class StaleSheet(ServiceError):
@@ -98,14 +99,17 @@ def _round_held(round_id: int) -> None:
         )
 
 
-def locked_table(table: Table, version: int) -> Table:
-    """The table, locked for this transaction, if nobody changed it since ``version`` was read. Only the table's
-    own row is locked for update: locking its round and tournament too made every save of a tournament wait
-    for the one before it to commit (PostgreSQL)."""
+def locked_table(table: Table, version: int, unseen: Callable[[LogEntry], bool] | None = None) -> Table:
+    """The table, locked for this transaction, if nobody changed it since ``version`` was read, apart from
+    changes the person could not have seen (``unseen``: another team's blind entry). Only the table's own row
+    is locked for update: locking its round and tournament too made every save of a tournament wait for the
+    one before it to commit (PostgreSQL)."""
     _round_held(table.round_id)
     locked = Table.objects.select_for_update(of=("self",)).select_related("round__tournament__event").get(pk=table.pk)
     if version != locked.version:
         changes = list(LogEntry.objects.filter(table=locked, version__gt=version).order_by("version", "pk"))
+        if unseen is not None and changes and all(unseen(change) for change in changes):
+            return locked
         said = "; ".join(f"{change.summary} ({change.who})" for change in changes) or "it was changed"
         raise StaleSheet(
             f"This sheet changed since you opened it: {said}. Nothing of yours was saved: "
@@ -193,6 +197,7 @@ def sheet_write(
     context: ChangeContext | None = None,
     reason_field: str = "reason",
     scored: bool = True,
+    unseen: Callable[[LogEntry], bool] | None = None,
     **given,
 ):
     """Make one change to a sheet and return what the edit returned as its ``result`` (else the history entry).
@@ -202,11 +207,13 @@ def sheet_write(
     penalties, the first dealer) may be a correction and rescores the sheet; signing and disputes are not.
     ``context`` says who makes the change, from which version and why (or its fields as keyword arguments);
     its ``reason`` is the correction's reason, passed to the service as ``reason_field``. A correction that
-    changes who won a signed sheet stands only as a director's ruling (``director_ruling``).
+    changes who won a signed sheet stands only as a director's ruling (``director_ruling``). Changes since
+    the version for which ``unseen`` is true do not make the person's view stale.
     """
     context = ChangeContext.of(context, **given)
-    actor, reason = context.actor, context.reason
-    table = locked_table(table, context.version)
+    actor = context.actor
+    reason = text_checked(context.reason, what="The reason", limit=REASON_LIMIT, field=reason_field)
+    table = locked_table(table, context.version, unseen)
     correction = correction_check(table, actor, reason, reason_field) if scored else False
     winner_before = table.winner_pair if table.signed else None
     was_complete = table.complete

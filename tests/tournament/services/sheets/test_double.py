@@ -52,3 +52,35 @@ def test_a_team_sees_both_entries_but_no_settling(client, differing):
     page = text_of(client.get(reverse("table", args=[differing.secret])))
     assert "9 books" in page and "8 books" in page
     assert "Settle: this entry stands" not in page
+
+
+@pytest.fixture
+def double_table(tournament, make_teams):
+    """Table 1 in blind double entry, no deal entered yet."""
+    Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.DOUBLE)
+    make_teams(tournament, 2)
+    return round_published(tournament).tables.get()
+
+
+def submit(table, pair, version, books=9):
+    code = table.seatings.get(pair=pair).team.code
+    entry = HandEntry("N", "N", 3, "high", books, "spades")
+    return sheets.hand_submit(table=table, version=version, pair=pair, code=code, entry=entry)
+
+
+def test_the_other_teams_blind_entry_does_not_make_a_teams_page_stale(double_table, sheet):
+    """Both teams enter the deal from pages opened at the same version: the other team's entry, which neither
+    page shows, is no change to what this team saw, so the deal is recorded rather than refused."""
+    opened = sheet.version(double_table)
+    assert submit(double_table, "NS", opened).status == "waiting"
+    assert submit(double_table, "EW", opened).status == "recorded"
+    assert double_table.hands.get().books == 9
+
+
+def test_a_page_opened_before_a_deal_was_recorded_is_stale(double_table, sheet):
+    opened = sheet.version(double_table)
+    submit(double_table, "NS", opened)
+    submit(double_table, "EW", opened)
+    with pytest.raises(sheets.StaleSheet, match="both teams entered"):
+        submit(double_table, "NS", opened, books=10)
+    assert double_table.hands.count() == 1 and not double_table.submissions.exists()
