@@ -167,6 +167,40 @@ def test_a_removal_is_undone_only_while_it_is_the_last_change(client, table, she
     assert not Penalty.objects.exists()
 
 
+def test_a_removal_the_director_ruled_is_undone_as_the_same_ruling(director_client, director, table, sheet):
+    """Removing a ruling that decided a signed sheet changes who won, so the director confirms it as a ruling;
+    Undo puts the ruling back under that same confirmation rather than asking for one it has no box for."""
+    table = sheet.full_round(table)
+    sheet.sign_both(table)
+    ruling = sheet.penalty(
+        table, kind="director_ruling", team="NS", points=20, reason="Table talk", user=director, director_ruling=True
+    )
+    table.refresh_from_db()
+    assert (table.ns_total, table.ew_total) == (23, 10)
+    removed = {"version": table.version, "reason": "Ruled in error", "director_ruling": "on"}
+    director_client.post(url("table_penalty_remove", table, ruling.pk), removed)
+    table.refresh_from_db()
+    assert (table.ns_total, table.ew_total) == (3, 10)
+    response = director_client.post(url("table_undo", table), {"version": table.version}, follow=True)
+    assert "Put back: Director's ruling" in text_of(response).replace("&#x27;", "'")
+    table.refresh_from_db()
+    assert (table.ns_total, table.ew_total) == (23, 10)
+
+
+def test_a_refused_undo_stays_on_offer(client, table, sheet, monkeypatch):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    table.refresh_from_db()
+    client.post(url("table_hand_remove", table, 1), {"version": table.version})
+    table.refresh_from_db()
+
+    def refuse(**given):
+        raise ServiceError("The round is closed.")
+
+    monkeypatch.setattr(sheets, "removal_undo", refuse)
+    page = text_of(client.post(url("table_undo", table), {"version": table.version}, follow=True))
+    assert "The round is closed." in page and "Undo: put it back" in page
+
+
 def test_only_the_phone_that_removed_may_undo(client, table, sheet):
     sheet.hand(table, "N", "N", 3, "high", 9)
     table.refresh_from_db()

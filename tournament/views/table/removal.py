@@ -34,6 +34,7 @@ def _confirm_and_remove(request, page: TablePage, *, what: str, details: list[st
                 "removal": ran.result.pk,
                 "version": ran.result.version,
                 "summary": ran.result.summary,
+                "ruling": form.cleaned_data.get("director_ruling", False),
             }
         if not ran.in_form:
             return back_to_sheet(page)
@@ -81,7 +82,9 @@ def penalty_remove(request, secret, penalty_id):
 
 @require_POST
 def removal_undo(request, secret):
-    """Put back the removal this phone just made, if nothing changed on the sheet since."""
+    """Put back the removal this phone just made, if nothing changed on the sheet since. A removal the director
+    confirmed as a ruling (it changed who won) is put back as the same ruling reversed; a refused undo stays
+    on offer."""
     page = TablePage(request, secret)
     form = VersionForm(request.POST)
     if not form.is_valid() or page.undo is None:
@@ -96,8 +99,9 @@ def removal_undo(request, secret):
             version=form.cleaned_data["version"],
             actor=request_actor(request),
             reason=f"Undo: {removal.summary}" if page.locked else "",
+            director_ruling=page.undo.get("ruling", False),
         ),
     )
-    service_run(request, undo, f"Put back: {removal.summary.removeprefix('Removed').lstrip(': ')}.")
-    del request.session[UNDO]
+    if service_run(request, undo, f"Put back: {removal.summary.removeprefix('Removed').lstrip(': ')}.").done:
+        del request.session[UNDO]
     return back_to_sheet(page)
