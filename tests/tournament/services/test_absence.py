@@ -167,8 +167,18 @@ def test_the_table_page_and_the_team_pages_say_forfeit_not_signed(client, tourna
         opened = client.post(reverse("team_open"), {"code": tournament.teams.get(number=number).code})
         said.append(text_of(client.get(opened["Location"])))
     for page in said:
-        assert "Forfeit: east–west absent" in page and "North–South score the round as a bye" in page
+        assert "Forfeit: East–West absent" in page and "North–South score the round as a bye" in page
         assert "Signed by both teams" not in page
+
+
+def test_the_public_draw_and_team_pages_say_forfeit_not_signed(client, tournament, round_1, staff):
+    table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
+    draw = text_of(client.get(reverse("public:draw", args=[tournament.slug])))
+    card = draw[draw.index("Table 4") :]
+    assert card.startswith("Table 4 Forfeit: East–West absent") and "Signed" not in card[:60]
+    for number in (7, 8):
+        page = text_of(client.get(reverse("public:team", args=[tournament.slug, number])))
+        assert "table 4 Forfeit" in page and "Signed" not in page
 
 
 def test_a_team_forfeiting_twice_is_offered_for_withdrawal(tournament, round_1, sheet, staff):
@@ -276,7 +286,7 @@ def test_the_director_declares_and_undoes_a_forfeit_from_the_live_view(director_
     response = director_client.post(url, {"absent": "EW"}, follow=True)
     assert response.redirect_chain[-1][0] == live
     said = text_of(response)
-    assert "Table 4: forfeit declared." in said and "Forfeit: east–west absent" in said
+    assert "Table 4: forfeit declared." in said and "Forfeit: East–West absent" in said
     said = text_of(director_client.post(url, {"undo": "1"}, follow=True))
     assert "Table 4: forfeit undone, the sheet is open again." in said
     assert not Table.objects.exclude(forfeit="").exists()

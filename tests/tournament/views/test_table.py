@@ -6,8 +6,10 @@ from django.db.models import Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scoring import Absent
 from tests.conftest import round_published, text_of
 from tournament.models import Hand, Penalty
+from tournament.services.absence import table_forfeit_declare
 from tournament.services.draws import round_draw, round_publish
 
 
@@ -39,6 +41,16 @@ def refused(client, address, data, field_id):
     return page
 
 
+def test_a_hand_sent_to_a_table_forfeited_since_is_refused_before_any_check_page(client, table, staff):
+    """A page opened before the director declared the forfeit: the hand is refused at once, saying why, rather
+    than checked as a hand that has no number."""
+    table_forfeit_declare(table=table, absent=Absent.EAST_WEST, early=True, reason="Not here", actor=staff)
+    response = client.post(url("table_hand_add", table), hand_post(0, confirm=False), follow=True)
+    assert url("table_hand_check", table) not in [hop for hop, _ in response.redirect_chain]
+    assert f"Table {table.number} is a forfeit: undo the forfeit before entering a hand." in text_of(response)
+    assert not table.hands.exists()
+
+
 def test_without_javascript_the_points_are_confirmed_before_saving(client, table):
     response = client.post(url("table_hand_add", table), hand_post(0, confirm=False))
     assert response.status_code == 302 and response.url == url("table_hand_check", table)
@@ -57,6 +69,9 @@ def test_without_javascript_the_points_are_confirmed_before_saving(client, table
     hand = table.hands.get()
     assert (hand.ew_points, hand.bid_text) == (4, "3 Special ♥"), "a second tap on Save records the hand once"
     assert "East–West 4" in text_of(client.get(url("table", table)))
+    back = client.get(url("table_hand_check", table), follow=True)
+    assert back.redirect_chain and "is dealt by" not in text_of(back), "Back to the saved check opens the sheet"
+    assert table.hands.count() == 1
 
 
 def test_the_live_preview_fragment(client, table):

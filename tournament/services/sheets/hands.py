@@ -24,7 +24,7 @@ from tournament.services.sheets.entries import (
     redeal_checked,
     redeal_penalty_create,
 )
-from tournament.services.sheets.time import clock_deal_check, time_called_check
+from tournament.services.sheets.time import clock_deal_check, forfeit_check, time_called_check
 from tournament.services.sheets.write import Change, ChangeContext, StaleSheet, may_change, sheet_write
 
 
@@ -81,6 +81,7 @@ def hand_preview(
 
     ``actor`` (default: the table link) is who would add it: after time was called only staff may."""
     if hand is None:
+        forfeit_check(table)
         time_called_check(table, actor or TABLE_LINK)
     entry = checked_entry(table, entry)
     candidate = Hand(table=table, pk=hand.pk if hand else None)

@@ -21,12 +21,17 @@ def time_called_check(table: Table, actor: Actor) -> None:
     )
 
 
+def forfeit_check(table: Table) -> None:
+    """No deal is played at a forfeited table (the director undoes the forfeit if the teams played after all)."""
+    if table.forfeit:
+        raise ServiceError(f"Table {table.number} is a forfeit: undo the forfeit before entering a hand.")
+
+
 def clock_deal_check(table: Table, actor: Actor) -> None:
     """Before a new deal goes on the sheet (RULES.md, Time): after time was called only staff add one; the
     first deal entered once the table's time is up is the hand that was in play, and time is called with it (a
     playoff table has a clock only when the director turned it on for the playoff)."""
-    if table.forfeit:
-        raise ServiceError(f"Table {table.number} is a forfeit: undo the forfeit before entering a hand.")
+    forfeit_check(table)
     if table.time_called_at is not None:
         time_called_check(table, actor)
         return
