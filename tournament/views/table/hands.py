@@ -67,6 +67,9 @@ def hand_add(request, secret):
     if form.is_valid():
         data = form.cleaned_data
         if data["confirm"]:
+            kept = request.session.get(CHECK)
+            if kept and kept["entry_id"] == request.POST.get("entry_id"):
+                del request.session[CHECK]  # answered: going back to the check page opens the sheet
             record = partial(
                 sheets.hand_record,
                 table=page.table,
