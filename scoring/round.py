@@ -70,7 +70,7 @@ class PenaltyLine:
 
 @dataclass(frozen=True)
 class DealLine:
-    """A deal as scored, with both teams' points and the running totals after it.
+    """A deal as scored, with both teams' points and the running totals of the deals up to it.
 
     ``penalties`` holds one line per penalty of the deal, in the order the deal lists them.
     """
@@ -225,6 +225,7 @@ def score_round(
         first_dealer = deals[0].dealer
     rotation = _Rotation(rules, Seat(first_dealer) if first_dealer else None)
     totals = _zero()
+    ruled = _zero()
     ruling_lines = []
     for ruling in rulings:
         if ruling.kind is not PenaltyKind.DIRECTOR_RULING:
@@ -233,6 +234,7 @@ def score_round(
         ruling_lines.append(PenaltyLine(ruling, False, points))
         for pair in Pair:
             totals[pair] += points[pair]
+            ruled[pair] += points[pair]
     exposed = _zero()
     lines = []
 
@@ -277,7 +279,8 @@ def score_round(
                 hand_points=hand_points,
                 penalty_points=extra,
                 penalties=tuple(penalty_lines),
-                totals=dict(totals),
+                # The running totals of the deals alone: the sheet lists the round's rulings after its deals.
+                totals={pair: totals[pair] - ruled[pair] for pair in Pair},
             )
         )
     complete = over() or (time_called and (not tiebreak or totals[Pair.NORTH_SOUTH] != totals[Pair.EAST_WEST]))

@@ -200,6 +200,14 @@ def test_director_rulings_on_a_hand_and_on_the_round():
     assert result.totals == {NS: 5, EW: 2}
 
 
+def test_a_ruling_on_the_round_is_not_in_the_running_totals_of_the_deals_listed_before_it():
+    """The sheet lists the round's rulings after its deals: hand 1's running total is hand 1's points."""
+    deals = [hand(N, E, "3", 10), hand(E, N, "2", 8)]
+    result = score_round(RULES, deals, rulings=[Penalty(PenaltyKind.DIRECTOR_RULING, NS, points=10)])
+    assert [line.totals for line in result.lines] == [{NS: 0, EW: 4}, {NS: 2, EW: 4}]
+    assert result.totals == {NS: 12, EW: 4}
+
+
 def test_only_rulings_apply_to_the_round_as_a_whole():
     with pytest.raises(ScoringError):
         score_round(RULES, [], rulings=[Penalty(PenaltyKind.PLAY_OUT_OF_TURN, NS)])
