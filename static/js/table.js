@@ -341,7 +341,9 @@
     });
     versionInput().value = entry.current != null ? entry.current : entry.version;
     const more = form.querySelector("details.more");
-    if (more && form.querySelector("[data-field='out_of_turn'] input:checked")) more.open = true;
+    // A dealer refused is marked dealt out of turn there, as the refusal says.
+    const marked = form.querySelector("[data-field='out_of_turn'] input:checked");
+    if (more && (marked || entry.field === "dealer")) more.open = true;
     fitBid(form);
     preview.textContent = "";
     showNumber();

@@ -51,6 +51,13 @@ def test_a_hand_sent_to_a_table_forfeited_since_is_refused_before_any_check_page
     assert not table.hands.exists()
 
 
+def test_a_dealer_refused_opens_the_dealt_out_of_turn_mark_the_refusal_speaks_of(client, table, sheet):
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    page = refused(client, url("table_hand_add", table), hand_post(sheet.version(table), dealer="W"), "id_hand-dealer")
+    assert "mark the hand so" in text_of(page)
+    assert '<details class="more" open>' in page.content.decode()
+
+
 def test_without_javascript_the_points_are_confirmed_before_saving(client, table):
     response = client.post(url("table_hand_add", table), hand_post(0, confirm=False))
     assert response.status_code == 302 and response.url == url("table_hand_check", table)
