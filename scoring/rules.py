@@ -211,6 +211,22 @@ class RuleSet:
         if self.deal is DealStyle.STRAIGHT and self.jokers:
             raise ScoringError("A straight deal has no jokers; choose a kitty deal to play with jokers.")
 
+    def warnings_check(self) -> None:
+        """The clock's warnings come in order, and within the round when it has a clock: asked of rules a
+        director sets (rule sets stored before are read as they are)."""
+        if self.warn_minutes and self.last_warn_minutes >= self.warn_minutes:
+            raise ScoringError(
+                f"The last warning comes after the first: fewer minutes left than {self.warn_minutes}, or 0.",
+                field="last_warn_minutes",
+            )
+        for name in ("warn_minutes", "last_warn_minutes"):
+            if self.round_minutes and getattr(self, name) >= self.round_minutes:
+                raise ScoringError(
+                    f"{SETTINGS[name].label}: a warning comes within the round's {self.round_minutes} minutes, "
+                    "or is 0 (none).",
+                    field=name,
+                )
+
     @classmethod
     def preset(cls, name: str = "tournament") -> RuleSet:
         try:

@@ -222,6 +222,10 @@ def announcement_remove(*, announcement: Announcement, actor: Actor | None = Non
 def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor | None = None) -> Tournament:
     """Store a new rule set. Once a round is published only the time settings may change (the round clock, when
     a forfeit may be declared): the scoring rules would change hands already scored."""
+    try:
+        rules.warnings_check()
+    except ScoringError as error:
+        raise ServiceError(str(error), field=error.field) from None
     before, was = tournament.rules_data, tournament.rules.to_dict()
     after = rules.to_dict()
     changed = [name for name, value in after.items() if was[name] != value]

@@ -198,6 +198,23 @@ def test_after_publication_the_rules_form_changes_the_time_settings_only(directo
     assert tournament.rules.min_bid == 1
 
 
+@pytest.mark.parametrize(
+    ("clock", "field", "said"),
+    [
+        ({"round_minutes": 45, "warn_minutes": 5, "last_warn_minutes": 10}, "last_warn_minutes", "after the first"),
+        ({"round_minutes": 3, "warn_minutes": 10, "last_warn_minutes": 0}, "warn_minutes", "3 minutes, or is 0"),
+    ],
+)
+def test_the_clocks_warnings_come_in_order_within_the_round(director_client, tournament, clock, field, said):
+    url = reverse("director:tournament_rules", args=[tournament.slug])
+    before = tournament.rules.to_dict()
+    posted = {key: value for key, value in before.items() if value is not False}
+    html = director_client.post(url, {**posted, **clock}).content.decode()
+    assert f'id="id_{field}_error"' in html and said in html
+    tournament.refresh_from_db()
+    assert tournament.rules.to_dict() == before, "nothing saved"
+
+
 def test_rules_form_starts_from_a_preset(director_client, tournament):
     url = reverse("director:tournament_rules", args=[tournament.slug])
     response = director_client.post(url, {"preset": "kitty"})
