@@ -323,3 +323,23 @@ def test_the_dashboard_is_the_event_list(director_client, event):
     html = director_client.get(reverse("director:dashboard")).content.decode()
     assert event.name in html
     assert datetime.date(2026, 5, 1).strftime("%b") in html
+
+
+@pytest.mark.parametrize("who", ["scorekeeper", "director"])
+def test_the_live_view_offers_only_what_its_viewer_may_use(client, tournament, make_teams, who, request):
+    """A scorekeeper watching the round sees the clock and the tables, and no link or form that would answer
+    "Not allowed"; the director sees the clock's controls and the absent-team forms."""
+    tournament_rules_set(tournament=tournament, rules=tournament.rules.replace(round_minutes=40))
+    make_teams(tournament, 4)
+    round_ = round_published(tournament)
+    client.force_login(request.getfixturevalue(who))
+    html = client.get(reverse("director:round_live", args=[tournament.slug, round_.number])).content.decode()
+    links = set(re.findall(r'href="(/[^"#?]*)', html)) - {reverse("logout")}
+    actions = set(re.findall(r'<form method="post"[^>]*action="([^"]+)"', html)) - {reverse("logout")}
+    if who == "scorekeeper":
+        assert "Start the clock" not in html and not actions, actions
+        assert [link for link in links if client.get(link).status_code >= 400] == [], "every link opens for them"
+    else:
+        assert "Start the clock (40 minutes)" in html
+        assert reverse("director:round_clock", args=[tournament.slug, round_.number]) in actions
+        assert reverse("director:round", args=[tournament.slug, round_.number]) in links

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
 from tournament.models import TeamMember
+from tournament.roles import is_director
 from tournament.selectors.clock import round_projections
 from tournament.selectors.teams import absent_twice
 from tournament.services import draws
@@ -209,6 +210,7 @@ def _live_context(request, tournament, round_):
         "tournament": tournament,
         "event": tournament.event,
         "round": round_,
+        "director": is_director(request.user),
         "tables": tables,
         "quiet_minutes": quiet,
         "quiet": [table for table in tables if table.quiet_for],
