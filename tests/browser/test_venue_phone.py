@@ -122,6 +122,8 @@ def test_the_projector_turns_its_pages_on_the_venue_server(browser, venue_server
     assert page.locator(".projector-panel:visible .projector-lines li").count() > 1
     titles = []
     for _ in range(4):
+        # After its last page the projector reloads; until its script runs again every panel shows.
+        expect(page.locator(".projector-panel:visible")).to_have_count(1)
         titles.append(page.locator(".projector-panel:visible h1").inner_text())
         page.clock.run_for(10_000)
     assert len(set(titles)) > 1, f"the pages turn by themselves: {titles}"
