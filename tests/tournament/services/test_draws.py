@@ -98,6 +98,7 @@ def test_manual_draw_defaults_to_number_order(tournament, make_teams):
         ("1 2 3\n4", "Line 1: a table is two teams"),
         ("1 2", "missing: 3, 4"),
         ("1\n2\n3 4", "Line 2: only one team can have the bye"),
+        ("1 2\nbanana\n3 4", "Line 2: “banana” names no team"),
     ],
 )
 def test_manual_draw_refusals(tournament, make_teams, pairs, message):

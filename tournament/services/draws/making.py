@@ -49,6 +49,12 @@ def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]]
             raise ServiceError(f"Line {line_number}: {max(tokens, key=len)[:12]}… is not a team number.", field="pairs")
         numbers = [int(token) for token in tokens]
         if not numbers:
+            if line.strip():
+                raise ServiceError(
+                    f"Line {line_number}: “{line.strip()[:20]}” names no team; write one table per line as two team "
+                    "numbers, such as 3 v 7.",
+                    field="pairs",
+                )
             continue
         if len(numbers) > 2:
             raise ServiceError(f"Line {line_number}: a table is two teams.", field="pairs")
