@@ -284,13 +284,23 @@ def code_field(label: str = "Team code") -> forms.CharField:
     )
 
 
+def signer_field():
+    """The player who signs for the team, chosen by name."""
+    return forms.TypedChoiceField(
+        coerce=int,
+        widget=ChoiceButtons,
+        label="I confirm this sheet",
+        error_messages={"required": "Choose your name: the player who signs for the team."},
+    )
+
+
 class SignForm(forms.Form):
     """A team signs the sheet on the table's phone: a player and the team's code, unless this phone opened the
     team's page with it (``code_known``)."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
     pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
-    player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
+    player = signer_field()
     code = code_field()
 
     def __init__(self, *args, players, code_known: bool = False, **kwargs):
@@ -341,7 +351,7 @@ class TeamSignForm(forms.Form):
     """Signing on the team's own page: the page was opened with the team's code."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
-    player = forms.TypedChoiceField(coerce=int, widget=ChoiceButtons, label="I confirm this sheet")
+    player = signer_field()
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)

@@ -322,3 +322,11 @@ def test_a_re_deal_through_the_page(client, table):
     assert "Re-deal recorded: hand 1 is dealt again." in text_of(response)
     redeal = table.hands.get()
     assert not redeal.counts and redeal.penalties.get().kind == "deal_out_of_turn"
+
+
+def test_signing_without_choosing_a_name_says_to_choose_it(client, table, sheet):
+    table = sheet.full_round(table)
+    data = {"sign-NS-version": table.version, "sign-NS-pair": "NS", "sign-NS-code": table.team_at("NS").code}
+    page = refused(client, url("table_sign", table), data, "id_sign-NS-player")
+    assert "Choose your name: the player who signs for the team." in text_of(page)
+    assert not table.signatures.exists()
