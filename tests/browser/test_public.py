@@ -36,3 +36,17 @@ def test_a_player_finds_their_table_and_their_teams_hands(phone, transactional_d
     assert first_row.locator("td").first.inner_text() in {"1", "T-1"}
     assert phone.locator("table.standings tbody tr").count() == 6
     assert errors == []
+
+
+def test_the_links_a_player_taps_are_44_px_tall(phone, transactional_db, tournament, make_teams):
+    """The standings' sort headers and exports, the draw's team links and the header's title are tapped on a
+    phone: each is at least 44 px tall."""
+    make_teams(tournament, 4)
+    round_published(tournament)
+    phone.goto(f"/t/{tournament.slug}/standings/")
+    targets = [phone.locator(".data-table th a").first, phone.get_by_role("link", name="CSV", exact=True)]
+    targets += [phone.get_by_role("link", name="XLSX", exact=True), phone.locator("a.brand")]
+    heights = [target.bounding_box()["height"] for target in targets]
+    phone.goto(f"/t/{tournament.slug}/draw/")
+    heights.append(phone.locator(".draw-side a").first.bounding_box()["height"])
+    assert min(heights) >= 44, heights
