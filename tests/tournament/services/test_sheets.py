@@ -365,3 +365,15 @@ def test_a_dispute_stops_signing_until_staff_settle_it(table, sheet, scorekeeper
     assert table.signed and table.disputed_at is None
     actions = list(table.changes.values_list("action", flat=True))
     assert LogEntry.Action.DISPUTED in actions and LogEntry.Action.DISPUTE_RESOLVED in actions
+
+
+def test_removing_a_middle_hand_that_would_put_a_later_one_out_of_turn_says_so(table, sheet):
+    for dealer in ("N", "E", "S"):
+        sheet.hand(table, dealer, dealer, 3, "high", 9)
+    hand_2 = table.hands.get(sequence=2)
+    with pytest.raises(ServiceError) as refused:
+        sheets.hand_remove(hand=hand_2, version=sheet.version(table))
+    said = refused.value.message
+    assert said.startswith("Removing hand 2 moves the later hands up, and then: Hand 2 is dealt by East")
+    assert said.endswith("Edit or remove the later hands first.")
+    assert [hand.dealer for hand in table.hands.order_by("sequence")] == ["N", "E", "S"], "nothing removed"

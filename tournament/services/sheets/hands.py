@@ -315,6 +315,13 @@ def hand_remove(
         for moved in table.hands.filter(sequence__gt=sequence).order_by("sequence"):
             moved.sequence -= 1
             moved.save(update_fields=["sequence"])
+        try:
+            sheet_score(sheet_load(table))
+        except ServiceError as error:
+            raise ServiceError(
+                f"Removing {label} moves the later hands up, and then: {error.message} Edit or remove the later "
+                "hands first."
+            ) from None
         return Change(
             LogEntry.Action.HAND_REMOVED,
             f"Removed {label}" + (f" with {'; '.join(penalties)}" if penalties else ""),
