@@ -35,6 +35,10 @@ class SafeExport(TableExport):
 
     FORMATS = {name: TableExport.FORMATS[name] for name in (TableExport.CSV, TableExport.XLSX)}
 
+    def __init__(self, export_format, table, *, title: str, exclude_columns=None):
+        """``title`` names the spreadsheet's sheet (at most 31 characters)."""
+        super().__init__(export_format, table, exclude_columns=exclude_columns, dataset_kwargs={"title": title[:31]})
+
     @classmethod
     def is_valid_format(cls, export_format):
         return export_format in cls.FORMATS
@@ -173,7 +177,7 @@ class StandingsListing(TeamsRanked):
         return format_html('<a href="{}">#{} {}</a>{}', url, record.team.number, value, suffix)
 
     def value_team(self, record, value):
-        return value
+        return f"#{record.team.number} {value}"
 
     def render_difference(self, value):
         return f"{value:+d}" if value else "0"
@@ -217,12 +221,13 @@ class RowExport:
     cells are made spreadsheet-safe."""
 
     COLUMNS: tuple = ()
+    TITLE = ""
 
     def __init__(self, rows):
         self.rows = rows
 
     def response(self, export_format: str, filename: str):
-        dataset = tablib.Dataset(headers=[header for header, _ in self.COLUMNS])
+        dataset = tablib.Dataset(headers=[header for header, _ in self.COLUMNS], title=self.TITLE)
         for row in self.rows:
             dataset.append([spreadsheet_safe(cell(row)) for _, cell in self.COLUMNS])
         content_type = SafeExport.FORMATS[export_format]
@@ -236,6 +241,7 @@ class HandExport(RowExport):
     CSV and XLSX exports. Plain rows rather than a django-tables2 listing, whose per-cell machinery takes seconds
     for the 3,000 hands of a 512-team tournament; the cells are made spreadsheet-safe the same way."""
 
+    TITLE = "Hands"
     COLUMNS = (
         ("Round", lambda row: row.table.stage),
         ("Table", lambda row: row.table.number),
@@ -275,6 +281,7 @@ class PayoutExport(RowExport):
     """The payout sheet: each prize with its place and amount, then the house's share, the refunds and the
     fees received, so the file balances as the desk does. Amounts are text with cents ("25.00")."""
 
+    TITLE = "Payouts"
     COLUMNS = (
         ("Sheet", lambda row: row.sheet),
         ("Pot", lambda row: row.pot),

@@ -107,9 +107,11 @@ def standings(request, tournament):
     if SafeExport.is_valid_format(export_format):
         if request.GET.get("listing") == "placings" and placings:
             listing = PlacingListing(placings, tournament=tournament, link_teams=False)
-            return SafeExport(export_format, listing).response(f"{tournament.slug}-final-placings.{export_format}")
+            exporter = SafeExport(export_format, listing, title="Final placings")
+            return exporter.response(f"{tournament.slug}-final-placings.{export_format}")
         listing = _standings_listing(request, tournament, link_teams=False)
-        return SafeExport(export_format, listing).response(f"{tournament.slug}-standings.{export_format}")
+        exporter = SafeExport(export_format, listing, title="Standings")
+        return exporter.response(f"{tournament.slug}-standings.{export_format}")
     current = selectors.round_current(tournament)
     context = _standings_context(
         request,

@@ -1,3 +1,4 @@
+import io
 import re
 
 import pytest
@@ -5,6 +6,7 @@ from django.db import connection
 from django.templatetags.static import static
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from openpyxl import load_workbook
 
 from tests.conftest import round_published, text_of
 from tournament.services.draws import round_draw
@@ -60,7 +62,10 @@ def test_standings_page_and_exports(client, played):
     csv_text = client.get(url, {"_export": "csv"}).content.decode()
     assert csv_text.splitlines()[0] == "Place,Team,Players,City,W-L-T,Points for,Against,Diff.,Hands won,Bostons"
     assert "<a" not in csv_text
-    assert client.get(url, {"_export": "xlsx"})["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert csv_text.splitlines()[1].startswith("T-1,#1 Player 0a & Player 0b,"), "the team is named with its number"
+    xlsx = client.get(url, {"_export": "xlsx"})
+    assert xlsx["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert load_workbook(io.BytesIO(xlsx.content)).active.title == "Standings"
 
 
 def test_find_my_table_by_player_or_team_name(client, played):

@@ -56,7 +56,7 @@ def team_list(request, slug):
     RequestConfig(request, paginate=False).configure(listing)
     export_format = request.GET.get("_export")
     if SafeExport.is_valid_format(export_format):
-        exporter = SafeExport(export_format, listing, exclude_columns=("actions",))
+        exporter = SafeExport(export_format, listing, title="Teams", exclude_columns=("actions",))
         return exporter.response(f"{tournament.slug}-teams.{export_format}")
     context = tournament_context(tournament, listing=listing)
     return render(request, "director/teams.html", context)
