@@ -77,8 +77,9 @@ def test_a_third_deal_is_refused_and_saved_once_marked_out_of_turn(phone, dealt_
     typed = {"dealer": "N", "bidder": "E", "bid": "2:high", "books": "8"}
     assert_opened_for_correction(phone, 4, "dealer", "have already dealt 2 times", typed)
 
-    phone.locator("#hand-form").get_by_text("Dealt out of turn?").click()
-    phone.locator("#hand-form").get_by_label("Dealt out of turn, caught after bidding began").check()
+    mark = phone.locator("#hand-form").get_by_label("Dealt out of turn, caught after bidding began")
+    expect(mark, "the refusal opens the mark it speaks of").to_be_visible()
+    mark.check()
     phone.locator("#hand-form #hand-submit").click()
     phone.get_by_text("Hand 4 saved").wait_for()
     fourth = Hand.objects.get(table=dealt_table, sequence=4)
