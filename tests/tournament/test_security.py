@@ -306,7 +306,8 @@ def test_csv_exports_neutralise_formulas(client, director, formula_team):
         assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in cells), url
         assert not any(cell.startswith("-") and not cell.lstrip("-").isdigit() for cell in cells), url
     standings = client.get(reverse("public:standings", args=[slug]) + "?_export=csv").content.decode()
-    assert "'=HYPERLINK" in standings
+    assert "'@SUM(1+1) & +Bo" in standings, "the players' names are neutralised"
+    assert '#1 =HYPERLINK(""http://evil.example"",""x"")' in standings, "the team, after its number, is text"
 
 
 def test_xlsx_exports_hold_text_not_formulas(client, director, formula_team):
@@ -318,7 +319,7 @@ def test_xlsx_exports_hold_text_not_formulas(client, director, formula_team):
         sheet = load_workbook(io.BytesIO(client.get(url).content)).active
         cells = [cell for row in sheet.iter_rows() for cell in row if cell.value is not None]
         assert all(cell.data_type != "f" for cell in cells), url
-        assert any(str(cell.value).startswith("'=HYPERLINK") for cell in cells), url
+        assert any(str(cell.value).startswith(("'=HYPERLINK", "'@SUM")) for cell in cells), url
 
 
 def test_only_csv_and_xlsx_are_exported(client, tournament):
