@@ -1,5 +1,7 @@
 """What the settings plug in for safety: the client's address behind a proxy, and pages never cached."""
 
+import logging
+
 from django.conf import settings
 from django.shortcuts import render
 
@@ -43,3 +45,13 @@ def locked_out(request, original_response=None, credentials=None):
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
     }
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+class RefusalsWithoutTraceback(logging.Filter):
+    """A refused request (403) is logged as its one line: its traceback is the permission check doing its work,
+    and a day's worth of them buried the real errors in gunicorn's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "status_code", None) == 403:
+            record.exc_info = record.exc_text = None
+        return True

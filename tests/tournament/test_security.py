@@ -3,6 +3,7 @@
 import csv
 import dataclasses
 import io
+import logging
 import os
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from tests.conftest import round_published
 from tournament.checks import sqlite_location_problem
 from tournament.errors import ServiceError
 from tournament.models import Hand, Round, Table
+from tournament.security import RefusalsWithoutTraceback
 from tournament.services import sheets
 from tournament.services.teams import PlayerEntry, team_register
 
@@ -416,3 +418,21 @@ def test_a_director_lands_on_manage_a_player_on_the_home_and_a_page_asked_for_wi
     credentials = {"username": "director", "password": "pw-for-tests-123"}
     answer = client.post(f"{reverse('login')}?next={asked}", credentials, REMOTE_ADDR="10.0.0.7")
     assert answer["Location"] == asked
+
+
+def test_a_refused_request_is_logged_in_one_line_without_a_traceback(client, player_user, tournament):
+    """gunicorn's log keeps one line per 403 (a player opening a director's page), so real errors stand out."""
+    console = next(
+        handler
+        for handler in logging.getLogger().handlers
+        if any(isinstance(check, RefusalsWithoutTraceback) for check in handler.filters)
+    )
+    logged = io.StringIO()
+    kept = console.setStream(logged)
+    try:
+        client.force_login(player_user)
+        assert client.get(reverse("director:tournament", args=[tournament.slug])).status_code == 403
+    finally:
+        console.setStream(kept)
+    assert "Forbidden (Permission denied)" in logged.getvalue()
+    assert "Traceback" not in logged.getvalue()
