@@ -38,3 +38,10 @@ def whole_number(value: str, *, digits: int) -> int | None:
     """``value`` as a whole number of 1 to ``digits`` ASCII digits, else None: "²" and "٣" pass ``isdigit()``
     yet are no number ``int()`` reads, and a query's length is the sender's to choose."""
     return int(value) if re.fullmatch(rf"[0-9]{{1,{digits}}}", value or "") else None
+
+
+def number_within(value: str, *, low: int, high: int, default: int) -> int:
+    """A setting typed in an address (?seconds=, ?quiet=): brought within ``low`` to ``high``, or ``default``
+    when it is no whole number of at most as many digits as ``high``."""
+    number = whole_number(value, digits=len(str(high)))
+    return default if number is None else min(max(number, low), high)

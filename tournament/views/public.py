@@ -12,7 +12,7 @@ from tournament.selectors.clock import clock_view, server_now_ms
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.statistics import tournament_statistics
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
-from tournament.typed import whole_number
+from tournament.typed import number_within, whole_number
 from tournament.views.cache import LIVE, public_page
 from tournament.views.common import tournament_context
 
@@ -167,8 +167,7 @@ def team(request, tournament, number):
 
 
 def _seconds_per_page(request) -> int:
-    seconds = whole_number(request.GET.get("seconds", ""), digits=3)
-    return PROJECTOR_SECONDS if seconds is None else min(max(seconds, 4), 120)
+    return number_within(request.GET.get("seconds", ""), low=4, high=120, default=PROJECTOR_SECONDS)
 
 
 @public_page(LIVE, lambda request, tournament: f"seconds={_seconds_per_page(request)}")

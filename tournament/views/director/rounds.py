@@ -15,7 +15,7 @@ from tournament.selectors.clock import round_projections
 from tournament.selectors.teams import absent_twice
 from tournament.services import draws
 from tournament.services.absence import forfeit_opens_at
-from tournament.typed import whole_number
+from tournament.typed import number_within
 from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -190,8 +190,7 @@ QUIET_MINUTES = 15
 
 def _quiet_minutes(request) -> int:
     """How long a table may go without an entry before the live view flags it (?quiet=N, 5 to 120)."""
-    minutes = whole_number(request.GET.get("quiet", ""), digits=3)
-    return QUIET_MINUTES if minutes is None else min(max(minutes, 5), 120)
+    return number_within(request.GET.get("quiet", ""), low=5, high=120, default=QUIET_MINUTES)
 
 
 def _forfeit_wait(round_) -> dict:
