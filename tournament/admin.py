@@ -5,7 +5,7 @@ mode, qualifying rounds and standings order, a team's number and withdrawal, pla
 a change made here would bypass the services, their checks, the action log and the versions the cached
 pages follow (``results_version`` above all, which only ever goes up). The one change left is deleting
 a record nothing was played with (a mistaken draft, a team entered twice), one at a time: logged with
-the staff member who did it, and bumping the pages that showed it.
+the staff member who did it, and said as a change (``services.changes``) to the pages that showed it.
 """
 
 import logging
@@ -13,6 +13,7 @@ import logging
 from django.contrib import admin
 
 from tournament import models
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, log_write
 
 security_log = logging.getLogger("tournament.security")
@@ -46,6 +47,10 @@ class GuardedAdmin(ReadOnlyAdmin):
         """Where the deletion is logged: the records ``log_write`` takes (none: the server's log only)."""
         return {}
 
+    def what_changed(self, obj) -> tuple[Changed, object] | None:
+        """What the deletion changes on the public pages (``services.changes``), if anything."""
+        return None
+
     def get_actions(self, request):
         actions = super().get_actions(request)
         actions.pop("delete_selected", None)
@@ -55,12 +60,14 @@ class GuardedAdmin(ReadOnlyAdmin):
         return admin.ModelAdmin.has_delete_permission(self, request, obj) and (obj is None or self.deletable(obj))
 
     def delete_model(self, request, obj):
-        where = self.logged_in(obj)
+        where, change = self.logged_in(obj), self.what_changed(obj)
         summary = f"Back office: {request.user.get_username()} deleted {obj._meta.verbose_name} {obj}"
         super().delete_model(request, obj)
         security_log.info(summary)
         if where:
             log_write(actor=Actor.staff(request.user), summary=summary, **where)
+        if change:
+            changed(*change)
 
 
 class TeamMemberInline(ReadOnly, admin.TabularInline):
@@ -89,6 +96,9 @@ class TournamentAdmin(GuardedAdmin):
     def logged_in(self, obj) -> dict:
         return {"action": models.LogEntry.Action.EVENT_CHANGED, "event": obj.event}
 
+    def what_changed(self, obj):
+        return Changed.EVENT, obj.event
+
 
 @admin.register(models.Player)
 class PlayerAdmin(GuardedAdmin):
@@ -101,6 +111,9 @@ class PlayerAdmin(GuardedAdmin):
 
     def logged_in(self, obj) -> dict:
         return {"action": models.LogEntry.Action.EVENT_CHANGED, "event": obj.event}
+
+    def what_changed(self, obj):
+        return Changed.EVENT, obj.event
 
 
 @admin.register(models.Team)
@@ -116,6 +129,9 @@ class TeamAdmin(GuardedAdmin):
     def logged_in(self, obj) -> dict:
         return {"action": models.LogEntry.Action.TEAM_CHANGED, "tournament": obj.tournament}
 
+    def what_changed(self, obj):
+        return Changed.TEAMS, obj.tournament
+
 
 @admin.register(models.Round)
 class RoundAdmin(GuardedAdmin):
@@ -129,6 +145,9 @@ class RoundAdmin(GuardedAdmin):
     def logged_in(self, obj) -> dict:
         return {"action": models.LogEntry.Action.DRAW_DISCARDED, "tournament": obj.tournament}
 
+    def what_changed(self, obj):
+        return Changed.DRAW, obj
+
 
 @admin.register(models.Table)
 class TableAdmin(GuardedAdmin):
@@ -137,6 +156,9 @@ class TableAdmin(GuardedAdmin):
 
     def logged_in(self, obj) -> dict:
         return {"action": models.LogEntry.Action.DRAW_CHANGED, "tournament": obj.round.tournament}
+
+    def what_changed(self, obj):
+        return Changed.DRAW, obj.round
 
     def has_delete_permission(self, request, obj=None):
         """A draft's tables go with the draft; nothing played is deleted."""

@@ -11,6 +11,7 @@ from scoring import Absent, forfeit_allowed_from
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Round, Seating, SitOut, Substitute, Table, Team
 from tournament.selectors.teams import absent_twice
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.recompute import table_recompute
 from tournament.services.sheets.write import Change, sheet_write
@@ -162,6 +163,7 @@ def team_sit_out_set(
     says = f"{'sits out' if sits_out else 'plays again in'} round {round_number}"
     after = {"round": round_number, "sits_out": sits_out}
     team_log_write(team, actor, LogEntry.Action.SIT_OUT, says, reason=reason, after=after)
+    changed(Changed.TEAM, team)
     return team
 
 
@@ -204,6 +206,7 @@ def substitute_approve(
         reason=reason,
         after={"round": round.number, "replaces": replaces.name, "name": name},
     )
+    changed(Changed.TEAM, team)
     return substitute
 
 
@@ -223,3 +226,4 @@ def substitute_remove(*, substitute: Substitute, actor: Actor | None = None) -> 
         before={"round": substitute.round.number, "replaces": substitute.replaces.name, "name": substitute.name},
     )
     substitute.delete()
+    changed(Changed.TEAM, substitute.team)

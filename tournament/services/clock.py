@@ -11,6 +11,7 @@ from django.utils import timezone
 from scoring import Clock, ScoringError, clock_text
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 
 
@@ -38,7 +39,8 @@ def _playing_tables(round_: Round) -> list[Table]:
     return list(round_.tables.select_for_update().filter(complete=False, locked_at__isnull=True).order_by("number"))
 
 
-def _round_log(round_: Round, actor: Actor, summary: str, *, table: Table | None = None, minutes: int = 0) -> None:
+def _clock_changed(round_: Round, actor: Actor, summary: str, *, table: Table | None = None, minutes: int = 0) -> None:
+    """The round's clock (or ``table``'s) changed: logged, and the pages that show it moved."""
     after = {"ends_at": round_.clock_ends_at, "left_seconds": round_.clock_left_seconds}
     if table is not None:
         after = {"ends_at": table.clock_ends_at, "left_seconds": table.clock_left_seconds}
@@ -52,6 +54,7 @@ def _round_log(round_: Round, actor: Actor, summary: str, *, table: Table | None
         after={key: value.isoformat() if hasattr(value, "isoformat") else value for key, value in after.items()}
         | ({"minutes": minutes} if minutes else {}),
     )
+    changed(Changed.CLOCK, round_)
 
 
 def _save(round_: Round, tables: list[Table]) -> None:
@@ -81,7 +84,7 @@ def round_clock_start(*, round: Round, actor: Actor | None = None) -> Round:
     for table in tables:
         _clock_set(table, clock)
     _save(round_, tables)
-    _round_log(round_, actor, f"Round {round_.number}: clock started, {minutes} minutes")
+    _clock_changed(round_, actor, f"Round {round_.number}: clock started, {minutes} minutes")
     return round_
 
 
@@ -107,7 +110,7 @@ def _round_clock_pause_or_resume(round: Round, actor: Actor | None, pause: bool)
     for table in tables:
         _clock_set(table, step(table.clock, now))
     _save(round_, tables)
-    _round_log(round_, actor, f"Round {round_.number}: {_stepped(round_, now, pause)}")
+    _clock_changed(round_, actor, f"Round {round_.number}: {_stepped(round_, now, pause)}")
     return round_
 
 
@@ -134,7 +137,7 @@ def round_clock_add(*, round: Round, minutes: int, actor: Actor | None = None) -
     for table in tables:
         _clock_set(table, table.clock.plus(minutes, now))
     _save(round_, tables)
-    _round_log(
+    _clock_changed(
         round_, actor, f"Round {round_.number}: {minutes} minute{'s' if minutes != 1 else ''} added", minutes=minutes
     )
     return round_
@@ -170,7 +173,7 @@ def table_clock_start(*, table: Table, actor: Actor | None = None) -> Table:
     minutes = round_.tournament.rules.round_minutes
     _clock_set(table_, _engine(lambda: Clock.start(timezone.now(), minutes)))
     _table_save(table_)
-    _round_log(round_, actor, f"Table {table_.number}: clock started, {minutes} minutes", table=table_)
+    _clock_changed(round_, actor, f"Table {table_.number}: clock started, {minutes} minutes", table=table_)
     return table_
 
 
@@ -192,7 +195,7 @@ def _table_clock_pause_or_resume(table: Table, actor: Actor | None, pause: bool)
     _clock_set(table_, _engine(lambda: step(table_.clock, now)))
     table_.clock_held = pause
     _table_save(table_)
-    _round_log(round_, actor, f"Table {table_.number}: {_stepped(table_, now, pause)}", table=table_)
+    _clock_changed(round_, actor, f"Table {table_.number}: {_stepped(table_, now, pause)}", table=table_)
     return table_
 
 
@@ -219,5 +222,5 @@ def table_clock_add(*, table: Table, minutes: int, actor: Actor | None = None) -
     _clock_set(table_, _engine(lambda: table_.clock.plus(minutes, now)))
     _table_save(table_)
     summary = f"Table {table_.number}: {minutes} minute{'s' if minutes != 1 else ''} added"
-    _round_log(round_, actor, summary, table=table_, minutes=minutes)
+    _clock_changed(round_, actor, summary, table=table_, minutes=minutes)
     return table_

@@ -9,6 +9,7 @@ from django.utils.text import slugify
 from scoring import SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Tournament
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.typed import text_checked
 
@@ -51,6 +52,10 @@ def _settings_log(actor, action: str, summary: str, *, event=None, tournament=No
         after["rules"] = tournament.rules_data
     where = {"event": event, "tournament": tournament}
     log_write(actor=actor_of(actor), action=action, summary=summary, before=before, after=after, **where)
+    if tournament is None:
+        changed(Changed.EVENT, event)
+    else:
+        changed(Changed.TOURNAMENT, tournament)
 
 
 def _event_checked(name: str, venue: str, starts_on: datetime.date, ends_on: datetime.date) -> tuple[str, str]:
@@ -203,6 +208,7 @@ def announcement_post(
         tournament=tournament,
         after={"text": text, "hours": hours},
     )
+    changed(Changed.ANNOUNCEMENT, announcement.tournament)
     return announcement
 
 
@@ -216,6 +222,7 @@ def announcement_remove(*, announcement: Announcement, actor: Actor | None = Non
         before={"text": announcement.text},
     )
     announcement.delete()
+    changed(Changed.ANNOUNCEMENT, announcement.tournament)
 
 
 @transaction.atomic
@@ -228,9 +235,9 @@ def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor
         raise ServiceError(str(error), field=error.field) from None
     before, was = tournament.rules_data, tournament.rules.to_dict()
     after = rules.to_dict()
-    changed = [name for name, value in after.items() if was[name] != value]
+    settings_changed = [name for name, value in after.items() if was[name] != value]
     if tournament.rounds.exclude(status="draft").exists():
-        scoring_changed = [SETTINGS[name].label for name in changed if name not in TIMING_SETTINGS]
+        scoring_changed = [SETTINGS[name].label for name in settings_changed if name not in TIMING_SETTINGS]
         if scoring_changed:
             raise ServiceError(
                 "The scoring rules cannot change once a round is published: hands already scored would change "
@@ -241,9 +248,10 @@ def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.RULES_CHANGED,
-        summary=", ".join(SETTINGS[name].label for name in changed) or "saved unchanged",
+        summary=", ".join(SETTINGS[name].label for name in settings_changed) or "saved unchanged",
         tournament=tournament,
         before=before,
         after=tournament.rules_data,
     )
+    changed(Changed.RULES, tournament)
     return tournament

@@ -1,12 +1,11 @@
-"""Who did what: the actor every service is given, and the one function that writes the action log."""
+"""Who did what: the actor every service is given, and the one function that writes the action log.
+
+Logging only logs: what a change moves on the public pages is said by its writer (``services.changes``)."""
 
 from dataclasses import dataclass
 
-from django.db.models import F
-
-from tournament.models import Event, LogEntry, Round, Table, Team, Tournament
+from tournament.models import Event, LogEntry, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
-from tournament.services.standings import standings_after_change
 
 
 @dataclass(frozen=True)
@@ -70,59 +69,6 @@ def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) 
     return default
 
 
-UNSEEN_ACTIONS = {LogEntry.Action.WRONG_CODE, LogEntry.Action.CODE_ISSUED, LogEntry.Action.CODE_PAUSE_LIFTED}
-# Money is staff-only: no public page shows it, so recording it leaves their cached renderings alone.
-UNSEEN_ACTIONS |= {
-    LogEntry.Action.MONEY_SETTINGS,
-    LogEntry.Action.PAYMENT,
-    LogEntry.Action.REFUND,
-    LogEntry.Action.PAYOUT,
-    LogEntry.Action.PAYOUT_CONFIRMED,
-}
-
-
-# What a table's sheet records before both teams sign it: the tables page and the table's teams show it, the
-# standings (signed sheets only) do not.
-SHEET_ACTIONS = {
-    LogEntry.Action.FIRST_DEALER,
-    LogEntry.Action.HAND_ADDED,
-    LogEntry.Action.REDEAL_ADDED,
-    LogEntry.Action.HAND_CHANGED,
-    LogEntry.Action.HAND_REMOVED,
-    LogEntry.Action.PENALTY_ADDED,
-    LogEntry.Action.PENALTY_REMOVED,
-    LogEntry.Action.DISPUTED,
-    LogEntry.Action.DISPUTE_RESOLVED,
-    LogEntry.Action.HAND_ACCEPTED,
-    LogEntry.Action.HAND_SUBMITTED,
-    LogEntry.Action.ENTRIES_DIFFER,
-    LogEntry.Action.ENTRIES_SETTLED,
-}
-
-
-def changes_results(action: str, table: Table | None, correction: bool = False) -> bool:
-    """Whether a logged change can change the standings, placings or bracket: anything but an entry on a
-    qualifying sheet nobody has signed (a signed sheet's entries are corrections, and count at once; the bracket
-    shows a playoff match's score as it is entered)."""
-    if correction or action not in SHEET_ACTIONS or table is None:
-        return True
-    return table.locked_at is not None or table.round.kind != Round.Kind.QUALIFYING
-
-
-def results_bump(*, event: Event | None, tournament: Tournament | None, results: bool = True) -> None:
-    """A logged change may change what the public pages show: their cached renderings are dropped (a new
-    version) for the tournament, or for every tournament of the event when no tournament is named. It moves the
-    live version (tables, projector) and, with ``results``, the results version (standings, placings, bracket,
-    team pages); an entry on an unsigned sheet moves neither, only the sheet's own version."""
-    bumps = {"live_version": F("live_version") + 1}
-    if results:
-        bumps["results_version"] = F("results_version") + 1
-    if tournament is not None:
-        Tournament.objects.filter(pk=tournament.pk).update(**bumps)
-    elif event is not None:
-        Tournament.objects.filter(event=event).update(**bumps)
-
-
 def log_write(
     *,
     actor: Actor,
@@ -146,13 +92,6 @@ def log_write(
         tournament = tournament or team.tournament
     if tournament is not None:
         event = event or tournament.event
-    # An entry on a sheet nobody has signed moved that sheet's own version (``sheet_write``), which the live pages'
-    # version counts: the tournament's row, which every save would otherwise queue on, is left alone.
-    if action not in UNSEEN_ACTIONS and changes_results(action, table, correction):
-        results_bump(event=event, tournament=tournament)
-        # After the bump: on PostgreSQL its row lock orders the changes of a tournament, so the tallies are read
-        # with every earlier change committed.
-        standings_after_change(event=event, tournament=tournament, table=table, team=team)
     return LogEntry.objects.create(
         event=event,
         tournament=tournament,

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Person, PersonRating, Player, Seating, TeamMember
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.typed import text_checked
 
@@ -39,6 +40,7 @@ def _player_person_set(player: Player, person: Person | None, actor: Actor | Non
     player.person = person
     player.save(update_fields=["person"])
     log_write(actor=actor_of(actor), action=action, summary=summary, **change)
+    changed(Changed.PERSON, [player])
 
 
 @transaction.atomic
@@ -127,6 +129,8 @@ def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) ->
         summary=summary + "; ratings to be recomputed",
         before=before,
     )
+    changed(Changed.PERSON, keep.players.all())
+    changed(Changed.RATINGS)
     return keep
 
 
@@ -158,4 +162,5 @@ def person_update(
         before=before,
         after=after,
     )
+    changed(Changed.PERSON, person.players.all())
     return person

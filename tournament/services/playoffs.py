@@ -11,6 +11,7 @@ from tournament.models import LogEntry, PlayoffMatch, PlayoffSeed, Round, Seatin
 from tournament.roles import is_director
 from tournament.selectors import playoff_champion
 from tournament.selectors.standings import tournament_standings
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 
 
@@ -129,6 +130,7 @@ def playoff_seed(
         tournament=tournament,
         after={"seeds": [team.number for team in ranked[:teams]], "third_place": third_place, "double": double},
     )
+    changed(Changed.PLAYOFF, tournament)
     return seeds
 
 
@@ -159,6 +161,7 @@ def playoff_seeds_swap(*, tournament: Tournament, seed_a: int, seed_b: int, acto
         before={str(seed_a): team_a.number, str(seed_b): team_b.number},
         after={str(seed_a): team_b.number, str(seed_b): team_a.number},
     )
+    changed(Changed.PLAYOFF, tournament)
 
 
 @transaction.atomic
@@ -181,6 +184,7 @@ def playoff_publish(*, tournament: Tournament, actor: Actor | None = None) -> li
         tournament=tournament,
     )
     playoff_resolve(tournament, actor=actor)
+    changed(Changed.PLAYOFF, tournament)
     return matches
 
 
@@ -250,7 +254,8 @@ def playoff_resolve(tournament: Tournament, *, actor: Actor | None = None, resea
     """Work out every match's teams and result from the seeds and the signed sheets.
 
     Opens a table for each match whose two teams are known, and returns the champion once decided.
-    Idempotent: run after anything that can change a playoff result; ``actor`` is whoever caused it.
+    Idempotent: run after anything that can change a playoff result; ``actor`` is whoever caused it, and says
+    what changed (a playoff sheet, the bracket published, an event imported).
     ``reseat``: a match's open table takes the teams the bracket now gives it (after a knock-on); an
     archive being loaded keeps its tables as they are, and is checked instead.
     """

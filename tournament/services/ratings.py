@@ -10,6 +10,7 @@ from django.utils import timezone
 from scoring import Pair
 from scoring.rating import RatedMeeting, rate_history
 from tournament.models import LogEntry, PersonRating, Seating, TeamMember, Tournament
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 
 ROUND_ORDER = (
@@ -79,6 +80,7 @@ def ratings_recompute(*, actor: Actor | None = None) -> int:
         action=LogEntry.Action.RATINGS_RECOMPUTED,
         summary=f"Ratings recomputed from every signed round: {len(stored)} person(s) rated",
     )
+    changed(Changed.RATINGS)
     return len(stored)
 
 
@@ -105,4 +107,5 @@ def tournament_rating_tie_break(*, tournament: Tournament, on: bool, actor: Acto
         before={"rating_breaks_ties": not on},
         after={"rating_breaks_ties": on},
     )
+    changed(Changed.TOURNAMENT, tournament)
     return tournament

@@ -6,6 +6,7 @@ from scoring import ScoringError
 from scoring.series import SeriesPoints
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Series, SeriesTournament, Tournament
+from tournament.services.changes import Changed, changed
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.typed import text_checked
@@ -33,9 +34,10 @@ def _name_free(name: str, series: Series | None = None) -> None:
         raise ServiceError(f"There is already a series named {name}.", field="name")
 
 
-def _series_log(actor: Actor | None, summary: str, **details) -> None:
-    """Every change to a series (its name, points table and tournaments) is logged as one action."""
+def _series_changed(actor: Actor | None, summary: str, **details) -> None:
+    """Every change to a series (its name, points table and tournaments) is logged as one action, and said."""
     log_write(actor=actor_of(actor), action=LogEntry.Action.SERIES_CHANGED, summary=summary, **details)
+    changed(Changed.SERIES)
 
 
 @transaction.atomic
@@ -44,7 +46,7 @@ def series_create(*, name: str, points: dict | None = None, actor: Actor | None 
     name = _clean_name(name)
     _name_free(name)
     series = Series.objects.create(name=name, slug=free_slug(Series, name), points_data=_points_table(points))
-    _series_log(actor, f"Series {series.name} created", after={"series": series.pk, "points": series.points_data})
+    _series_changed(actor, f"Series {series.name} created", after={"series": series.pk, "points": series.points_data})
     return series
 
 
@@ -62,7 +64,7 @@ def series_update(
     after = {"name": series.name, "points": series.points_data}
     if after != before:
         series.save(update_fields=["name", "points_data"])
-        _series_log(actor, f"Series {before['name']} changed", before=before, after=after)
+        _series_changed(actor, f"Series {before['name']} changed", before=before, after=after)
     return series
 
 
@@ -76,7 +78,7 @@ def series_tournament_add(*, series: Series, tournament: Tournament, actor: Acto
             entry = SeriesTournament.objects.create(series=series, tournament=tournament)
     except IntegrityError:
         raise ServiceError(f"{tournament} is already in the series {series}.", field="tournament") from None
-    _series_log(
+    _series_changed(
         actor, f"{tournament} added to the series {series}", after={"series": series.pk, "tournament": tournament.pk}
     )
     return entry
@@ -88,7 +90,7 @@ def series_tournament_remove(*, series: Series, tournament: Tournament, actor: A
     removed, _ = SeriesTournament.objects.filter(series=series, tournament=tournament).delete()
     if not removed:
         raise ServiceError(f"{tournament} is not in the series {series}.", field="tournament")
-    _series_log(
+    _series_changed(
         actor,
         f"{tournament} removed from the series {series}",
         before={"series": series.pk, "tournament": tournament.pk},

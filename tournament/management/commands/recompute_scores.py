@@ -1,10 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Table, Tournament
-from tournament.services.log import Actor, log_write
-from tournament.services.recompute import table_recompute
+from tournament.models import Table, Tournament
+from tournament.services.log import Actor
+from tournament.services.sheets.write import sheet_rescore
 from tournament.services.standings import standings_store
 
 
@@ -30,16 +29,7 @@ class Command(BaseCommand):
         for table in tables:
             checked += 1
             try:
-                with transaction.atomic():
-                    differences = table_recompute(table)
-                    if differences:
-                        log_write(
-                            actor=Actor.command("recompute_scores"),
-                            action=LogEntry.Action.RESCORED,
-                            summary=f"Stored scores rescored: {sum(map(len, differences.values()))} value(s) differed",
-                            table=table,
-                            after=differences,
-                        )
+                differences = sheet_rescore(table=table, actor=Actor.command("recompute_scores"))
             except ServiceError as error:
                 self.stderr.write(f"{table.round}, table {table.number}: cannot be scored: {error.message}")
                 continue

@@ -46,6 +46,7 @@ from tournament.services.archive.sheets import (
     table_build,
     tables_store,
 )
+from tournament.services.changes import Changed, changed
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
@@ -247,6 +248,7 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
     if renewed:
         summary += f"; new codes for {len(renewed)} teams whose code another team here holds"
     log_write(actor=actor_of(actor), action=LogEntry.Action.EVENT_IMPORTED, summary=summary, event=event)
+    changed(Changed.EVENT, event)
     return ImportReport(event=event, new_codes=renewed)
 
 

@@ -6,7 +6,7 @@ from scoring import Pair
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Seating, Table, Team
 from tournament.selectors.standings import draw_history
-from tournament.services.draws.making import MAX_TABLE_NUMBER, draw_entrants, draw_snapshot, round_log
+from tournament.services.draws.making import MAX_TABLE_NUMBER, draw_changed, draw_entrants, draw_snapshot
 from tournament.services.log import Actor
 
 
@@ -43,7 +43,7 @@ def draw_teams_swap(*, round: Round, team_a: Team, team_b: Team, actor: Actor | 
             Seating(round=round_, team=team_b, table_id=places[0][0], pair=places[0][1]),
         ]
     )
-    round_log(
+    draw_changed(
         round_,
         actor,
         LogEntry.Action.DRAW_CHANGED,
@@ -87,7 +87,7 @@ def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor:
     Seating.objects.create(round=round_, team=team, table=target_table, pair=pair)
     _drop_empty_tables(round_)
     where = f"table {table_number}" if table_number is not None else "the bye"
-    round_log(
+    draw_changed(
         round_,
         actor,
         LogEntry.Action.DRAW_CHANGED,
@@ -105,7 +105,7 @@ def draw_sitting_toggle(*, table: Table, actor: Actor | None = None) -> Table:
     round_ = draft_locked(table.round)
     table.sitting_pair = Pair(table.sitting_pair).other
     table.save(update_fields=["sitting_pair"])
-    round_log(
+    draw_changed(
         round_,
         actor,
         LogEntry.Action.DRAW_CHANGED,
@@ -117,14 +117,11 @@ def draw_sitting_toggle(*, table: Table, actor: Actor | None = None) -> Table:
 @transaction.atomic
 def draw_discard(*, round: Round, actor: Actor | None = None) -> None:
     round_ = draft_locked(round)
-    round_log(
-        round_,
-        actor,
-        LogEntry.Action.DRAW_DISCARDED,
-        f"Draft of round {round_.number} discarded",
-        before=draw_snapshot(round_),
-    )
+    before = draw_snapshot(round_)
     round_.delete()
+    draw_changed(
+        round_, actor, LogEntry.Action.DRAW_DISCARDED, f"Draft of round {round_.number} discarded", before=before
+    )
 
 
 def draw_warnings(round_: Round) -> list[str]:

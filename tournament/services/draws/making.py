@@ -12,6 +12,7 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Seating, SitOut, Table, Team, Tournament
 from tournament.selectors.ratings import team_ratings
 from tournament.selectors.standings import draw_history, ranked_entrants
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.wording import in_words, tables_phrase
 
@@ -121,7 +122,9 @@ def still_playing_check(tournament: Tournament, number: int, doing: str, overrid
     return f"; {doing} while {words} {verb} not signed (director's override)"
 
 
-def round_log(round_: Round, actor: Actor | None, action: str, summary: str, **details) -> None:
+def draw_changed(round_: Round, actor: Actor | None, action: str, summary: str, **details) -> None:
+    """The round's draw changed (drawn, edited, published, unpublished, closed or discarded): logged as ``action``,
+    and the pages that show it moved."""
     log_write(
         actor=actor_of(actor),
         action=action,
@@ -130,6 +133,7 @@ def round_log(round_: Round, actor: Actor | None, action: str, summary: str, **d
         round_number=round_.number,
         **details,
     )
+    changed(Changed.DRAW, round_)
 
 
 def draw_snapshot(round_: Round) -> dict:
@@ -234,7 +238,7 @@ def round_draw(
         seatings.append(Seating(round=round_, team=bye))
     Seating.objects.bulk_create(seatings)
     seed_text = f" with seed {seed}" if seed is not None else ""
-    round_log(
+    draw_changed(
         round_,
         actor,
         LogEntry.Action.ROUND_DRAWN,

@@ -7,7 +7,7 @@ from django.utils import timezone
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Tournament
 from tournament.services.draws.editing import draft_locked, draw_problems
-from tournament.services.draws.making import round_log, still_playing_check
+from tournament.services.draws.making import draw_changed, still_playing_check
 from tournament.services.log import Actor
 from tournament.wording import tables_phrase
 
@@ -31,7 +31,7 @@ def round_publish(*, round: Round, actor: Actor | None = None, override_unsigned
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     summary = f"Round {round_.number} published: the table links work{override}"
-    round_log(round_, actor, LogEntry.Action.ROUND_PUBLISHED, summary)
+    draw_changed(round_, actor, LogEntry.Action.ROUND_PUBLISHED, summary)
     return round_
 
 
@@ -56,7 +56,7 @@ def round_unpublish(*, round: Round, actor: Actor | None = None) -> Round:
     round_.published_at = None
     round_.save(update_fields=["status", "published_at"])
     round_.tables.update(first_dealer="", next_dealer="", disputed_at=None, dispute_note="")
-    round_log(
+    draw_changed(
         round_,
         actor,
         LogEntry.Action.ROUND_UNPUBLISHED,
@@ -77,5 +77,5 @@ def round_close(*, round: Round, actor: Actor | None = None) -> Round:
         raise ServiceError(f"Round {round_.number} cannot close: {tables_phrase(unsigned)} {verb} not signed.")
     round_.status = Round.Status.CLOSED
     round_.save(update_fields=["status"])
-    round_log(round_, actor, LogEntry.Action.ROUND_CLOSED, f"Round {round_.number} closed")
+    draw_changed(round_, actor, LogEntry.Action.ROUND_CLOSED, f"Round {round_.number} closed")
     return round_

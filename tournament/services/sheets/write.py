@@ -3,7 +3,8 @@
 It locks the table and checks the version the person was looking at, decides whether the change is a
 staff correction (refusing what the table link may not do), makes the change, rescores the whole sheet
 through the engine (refusing the change if the rules do), voids signatures a change invalidates, writes
-the history and carries a playoff result on through the bracket. A new kind of change is an ``edit``.
+the history, says what the change moves on the public pages (``services.changes``) and carries a playoff
+result on through the bracket. A new kind of change is an ``edit``.
 """
 
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from django.db import connection, models, transaction
 
 from tournament.errors import ServiceError
 from tournament.models import Event, LogEntry, Round, Table, Tournament
+from tournament.services.changes import Changed, changed
 from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import TABLE_RESULTS, table_recompute
@@ -215,7 +217,8 @@ def sheet_write(
     reason = text_checked(context.reason, what="The reason", limit=REASON_LIMIT, field=reason_field)
     table = locked_table(table, context.version, unseen)
     correction = correction_check(table, actor, reason, reason_field) if scored else False
-    winner_before = table.winner_pair if table.signed else None
+    signed_before = table.signed
+    winner_before = table.winner_pair if signed_before else None
     was_complete = table.complete
     change = edit(table, correction)
     if change is None:
@@ -230,5 +233,19 @@ def sheet_write(
         # Only a complete sheet is signed: an incomplete one has no signature to void.
         _void_signatures(table, actor)
     entry = _history(table, actor, change, reason=reason, correction=correction, results=scored)
+    changed(Changed.SHEET, table, signed_before=signed_before)
     playoff_after_change(table, winner_before=winner_before, actor=actor, confirm_knock_on=context.confirm_knock_on)
     return entry if change.result is None else change.result
+
+
+@transaction.atomic
+def sheet_rescore(*, table: Table, actor: Actor) -> dict[str, list[str]]:
+    """Score a stored sheet again from its entries (after a change to the engine, or a repair) and return the stored
+    values that differed, by record; when any did, the sheet's version moves and the rescoring is logged and said."""
+    table = Table.objects.select_for_update(of=("self",)).select_related("round__tournament__event").get(pk=table.pk)
+    differences = table_recompute(table)
+    if differences:
+        summary = f"Stored scores rescored: {sum(map(len, differences.values()))} value(s) differed"
+        _history(table, actor, Change(LogEntry.Action.RESCORED, summary, after=differences))
+        changed(Changed.SHEET, table)
+    return differences

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from tournament.errors import ImportRejected, ServiceError
 from tournament.models import LogEntry, Team, Tournament
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.teams.entries import (
     PlayerEntry,
@@ -153,4 +154,5 @@ def teams_import_csv(*, tournament: Tournament, text: str, actor: Actor | None =
             tournament=tournament,
             after={"teams": [team.number for team in teams]},
         )
+        changed(Changed.TEAMS, tournament)
     return teams

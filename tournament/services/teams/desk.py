@@ -3,9 +3,12 @@
 from django.db import transaction
 
 from tournament.models import LogEntry, Team
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, team_log_write
 
 DESK_FIELDS = ("checked_in", "fee_paid", "side_pot", "withdrawn")
+# What the public pages show of the desk's switches (fees and the side pot are the staff's).
+SHOWN_FIELDS = {"checked_in", "withdrawn"}
 DESK_WORDS = {
     ("checked_in", True): "checked in",
     ("checked_in", False): "check-in undone",
@@ -56,4 +59,6 @@ def team_desk_update(
         team_log_write(
             team, actor, LogEntry.Action.DESK, f"at the desk: {', '.join(words)}", before=before, after=after
         )
+        if SHOWN_FIELDS & set(fields):
+            changed(Changed.TEAM, team)
     return team

@@ -6,6 +6,7 @@ from django.db import IntegrityError, transaction
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Team, TeamMember, Tournament
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, team_log_write
 from tournament.services.teams.codes import unused_team_code
 from tournament.services.teams.entries import (
@@ -48,6 +49,7 @@ def team_register(
     team = register(tournament, players, name, city, number, fee_paid, side_pot, checked_in)
     registered = "registered, checked in" if checked_in else "registered"
     team_log_write(team, actor, LogEntry.Action.TEAM_REGISTERED, registered, after=team_snapshot(team))
+    changed(Changed.TEAM, team)
     return team
 
 
@@ -124,8 +126,11 @@ def team_update(
     team.save(update_fields=["number", "name", "city"])
     team = Team.objects.prefetch_related("memberships__player").get(pk=team.pk)
     after = team_snapshot(team)
-    changed = ", ".join(key for key in after if before[key] != after[key])
+    differs = ", ".join(key for key in after if before[key] != after[key])
     team_log_write(
-        team, actor, LogEntry.Action.TEAM_CHANGED, f"changed: {changed or 'nothing'}", before=before, after=after
+        team, actor, LogEntry.Action.TEAM_CHANGED, f"changed: {differs or 'nothing'}", before=before, after=after
     )
+    changed(Changed.TEAM, team)
+    # A corrected name renames the player across the event: the pages of their other tournaments too.
+    changed(Changed.PERSON, chosen)
     return team

@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Team
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, log_write
 
 
@@ -20,6 +21,7 @@ def team_self_check_in(*, team: Team, actor: Actor) -> Team:
     team.self_checked_in_at = timezone.now()
     team.save(update_fields=["checked_in", "self_checked_in_at"])
     log_write(actor=actor, action=LogEntry.Action.SELF_CHECK_IN, summary=f"{team}: checked in on its page", team=team)
+    changed(Changed.TEAM, team)
     return team
 
 
