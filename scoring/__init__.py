@@ -9,6 +9,7 @@ from scoring.bids import Bid, BidKind, Contract, Direction, Suit
 from scoring.clock import Clock, ClockLevel, Projection, clock_text, projected_finish
 from scoring.errors import ScoringError
 from scoring.hand import HandScore, apply_reneges, score_hand
+from scoring.outcome import Result, TableOutcome, TeamOutcome, team_outcome
 from scoring.penalties import (
     BidOutOfTurnChoice,
     Penalty,
@@ -55,12 +56,15 @@ __all__ = [
     "PenaltyLine",
     "Projection",
     "RedealReason",
+    "Result",
     "RoundScore",
     "RuleSet",
     "ScoringError",
     "Seat",
     "SetScoring",
     "Suit",
+    "TableOutcome",
+    "TeamOutcome",
     "Term",
     "apply_reneges",
     "bye_points",
@@ -72,4 +76,5 @@ __all__ = [
     "round_winner",
     "score_hand",
     "score_round",
+    "team_outcome",
 ]

@@ -13,7 +13,6 @@ from tournament.selectors.prefetch import members, seatings
 from tournament.selectors.standings import StandingRow, tournament_standings
 
 IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
-SAT_OUT = "sat out"
 
 
 def team_ref(team: Team | None) -> schemas.TeamRef | None:
@@ -202,27 +201,21 @@ def standings(tournament: Tournament) -> list[schemas.StandingOut]:
 def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
     team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
     standing = next((row for row in tournament_standings(tournament) if row.team.pk == team.pk), None)
-    played = []
-    for entry in selectors.team_rounds(team):
-        result = SAT_OUT if entry.sat_out else "bye"
-        if entry.table is not None:
-            mine, theirs = entry.points_for, entry.points_against
-            if not entry.table.signed:
-                result = "playing"
-            else:
-                result = "won" if mine > theirs else "lost" if mine < theirs else "tied"
-        played.append(
-            schemas.TeamRoundOut(
-                round=entry.round.number,
-                stage=entry.table.stage if entry.table else entry.round.title,
-                table=entry.table.number if entry.table else None,
-                pair=entry.pair or None,
-                opponent=team_ref(entry.opponent),
-                points_for=entry.points_for,
-                points_against=entry.points_against,
-                result=result,
-            )
+    played = [
+        schemas.TeamRoundOut(
+            round=entry.round.number,
+            stage=entry.table.stage if entry.table else entry.round.title,
+            table=entry.table.number if entry.table else None,
+            pair=entry.pair or None,
+            opponent=team_ref(entry.opponent),
+            points_for=entry.outcome.points_for,
+            points_against=entry.outcome.points_against,
+            result=entry.outcome.result,
+            counted=entry.outcome.counted,
+            line=entry.outcome.line,
         )
+        for entry in selectors.team_rounds(team)
+    ]
     return schemas.TeamRecordOut(
         team=team_out(team), standing=standing_out(standing) if standing else None, rounds=played
     )

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 from ninja import Schema
 from pydantic import AliasChoices, BeforeValidator, Field
 
+from scoring import Result
+
 
 def read(attribute: str, name: str, default: Any = ...) -> Any:
     """A field read from a record's ``attribute`` (an answer built already reads as ``name``)."""
@@ -178,9 +180,14 @@ class TeamRoundOut(Schema):
     table: int | None
     pair: str | None
     opponent: TeamRef | None
-    points_for: int
+    points_for: int = Field(description="The points the standings count for the round (a bye's or a forfeit's credit).")
     points_against: int
-    result: str
+    result: Result = Field(description="What the round came to for the team.")
+    counted: bool = Field(
+        description="The standings count the round now: false while its table is in play, and for a bye or a "
+        "forfeit won until every table of the round is signed."
+    )
+    line: str = Field(description="The round as the pages say it, e.g. 'won 12–4', 'won by forfeit: 7 points'.")
 
 
 class TeamRecordOut(Schema):

@@ -5,7 +5,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from scoring import Absent, Clock, Pair, Seat, round_winner
+from scoring import Absent, Clock, Pair, Seat, TableOutcome
 from tournament.models.events import Team, Tournament
 
 
@@ -190,12 +190,22 @@ class Table(models.Model):
         return [signature.pair for signature in self.signatures.all()]
 
     @property
+    def outcome(self) -> TableOutcome:
+        """What the table came to, as every surface says it (``scoring.outcome``)."""
+        return TableOutcome(
+            self.ns_total,
+            self.ew_total,
+            self.complete,
+            self.signed,
+            Absent(self.forfeit) if self.forfeit else None,
+            self.time_called_after,
+        )
+
+    @property
     def winner_pair(self) -> Pair | None:
         """NS or EW once the round is complete; None for a tie or a round in play. A forfeit is won by the team
         that was there (none when both were absent)."""
-        if self.forfeit:
-            return Absent(self.forfeit).present_pair
-        return round_winner({Pair.NORTH_SOUTH: self.ns_total, Pair.EAST_WEST: self.ew_total}, complete=self.complete)
+        return self.outcome.winner
 
 
 class Seating(models.Model):

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
 
-from scoring import Absent, Pair
+from scoring import Pair, TeamOutcome, team_outcome
 from tournament.models import Hand, Penalty, Round, Seating, Table, Tournament
 from tournament.selectors.prefetch import penalties
 from tournament.selectors.standings import forfeit_credits
@@ -56,40 +56,31 @@ class RulingRow(_NoHand):
 
 @dataclass(frozen=True)
 class ForfeitRow(_NoHand):
-    """A forfeit as a row of the hands export (no hand was played): who was absent, and the points the
-    standings credit — the team present's bye credit once every table of the round is signed (``credit``, None
-    before), an absent team 0 — so the export's points add up as the standings do."""
+    """A forfeit as a row of the hands export (no hand was played): each team's round as every surface says it,
+    with the points the standings count — the present team's credit once every table of the round is signed
+    (``credit``, None before), an absent team 0 — so the export's points add up as the standings do."""
 
     table: Table
     credit: int | None
     listed_penalties = ()
 
-    @property
-    def absent(self) -> Absent:
-        return Absent(self.table.forfeit)
-
-    def _points(self, pair: Pair) -> int:
-        return (self.credit or 0) if pair == self.absent.present_pair else 0
+    def _outcome(self, pair: Pair) -> TeamOutcome:
+        return team_outcome(self.table.outcome, pair, credit=self.credit)
 
     @property
     def ns_points(self) -> int:
-        return self._points(Pair.NORTH_SOUTH)
+        return self._outcome(Pair.NORTH_SOUTH).points_for
 
     @property
     def ew_points(self) -> int:
-        return self._points(Pair.EAST_WEST)
+        return self._outcome(Pair.EAST_WEST).points_for
 
     @property
     def words(self) -> str:
-        """The Forfeit column's words: "East–West absent (#8); North–South score the round as a bye: 4 points"."""
-        absent = ", ".join(f"#{self.table.team_at(pair).number}" for pair in self.absent.absent_pairs)
-        said = f"{self.absent.label} ({absent})"
-        present = self.absent.present_pair
-        if present is None:
-            return f"{said}; both lose the round"
-        if self.credit is None:
-            return f"{said}; {present.label} score the round as a bye, credited once every table of the round is signed"
-        return f"{said}; {present.label} score the round as a bye: {self.credit} points"
+        """The Forfeit column: "North–South (#7) won by forfeit, 4 points; East–West (#8) lost: absent, 0 points"."""
+        return "; ".join(
+            f"{pair.label} (#{self.table.team_at(pair).number}) {self._outcome(pair).line}" for pair in Pair
+        )
 
 
 def _forfeit_rows(tournament: Tournament) -> list[ForfeitRow]:

@@ -225,6 +225,12 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
     return credit
 
 
+def round_credits(tournament: Tournament, team_ids=None) -> dict[tuple[int, int], int]:
+    """The points credited to each bye and each forfeit won (of the teams of ``team_ids`` if given), by round id
+    and team id, once every table of its round is signed: what the standings count (two queries)."""
+    return {(bye["round_id"], bye["team_id"]): points for bye, points in _credited_byes(tournament, team_ids)}
+
+
 def forfeit_credits(tournament: Tournament) -> dict[int, int]:
     """The points credited to the team present at each forfeit (by table), once its round's every table is
     signed: what the standings count (two queries)."""

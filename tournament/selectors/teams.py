@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from scoring import Pair
+from scoring import Pair, Result, TeamOutcome, team_outcome
 from tournament.models import Hand, Round, Seating, Table, Team, Tournament
 from tournament.selectors.prefetch import members, penalties
+from tournament.selectors.standings import round_credits
 
 
 def teams_with_players(tournament: Tournament) -> QuerySet[Team]:
@@ -28,38 +29,21 @@ def teams_search(tournament: Tournament, query: str = "") -> QuerySet[Team]:
 
 @dataclass(frozen=True)
 class TeamRound:
-    """One round of a team's page: where it sat, against whom, the hands and the result."""
+    """One round of a team's page: where it sat, against whom, the hands, and what the round came to for the team
+    (``outcome``: the result and the points the standings count, the same on every surface)."""
 
     round: Round
     table: Table | None
     pair: str
     opponent: Team | None
     hands: list
+    outcome: TeamOutcome
     sat_out: bool = False
-
-    @property
-    def points_for(self) -> int:
-        return self.table.total(self.pair) if self.table else 0
-
-    @property
-    def points_against(self) -> int:
-        return self.table.total(Pair(self.pair).other) if self.table else 0
-
-    @property
-    def outcome(self) -> str:
-        """The round's result for the team in words, once its sheet is complete: a forfeit says so."""
-        table = self.table
-        if table is None or not table.complete:
-            return ""
-        winner = table.winner_pair
-        if table.forfeit:
-            return "won by forfeit (a bye)" if winner == self.pair else "lost: absent (forfeit)"
-        return "tied" if winner is None else "won" if winner == self.pair else "lost"
 
 
 def team_rounds(team: Team) -> list[TeamRound]:
     """Every round of a team (drafts aside) in order: each it played or had a bye in, with its hands and
-    penalties, and each it sat out (``sat_out``: marked before the draw, no result)."""
+    penalties, and each it sat out (``sat_out``: marked before the draw, no result). A fixed number of queries."""
     seatings = list(
         Seating.objects.filter(team=team)
         .exclude(round__status=Round.Status.DRAFT)
@@ -77,6 +61,7 @@ def team_rounds(team: Team) -> list[TeamRound]:
     hands = {}
     for hand in Hand.objects.filter(table_id__in=table_ids).prefetch_related(penalties()).order_by("sequence"):
         hands.setdefault(hand.table_id, []).append(hand)
+    credits = round_credits(team.tournament, [team.pk]) if seatings else {}
     played = [
         TeamRound(
             round=s.round,
@@ -84,10 +69,18 @@ def team_rounds(team: Team) -> list[TeamRound]:
             pair=s.pair,
             opponent=opponents.get(s.table_id),
             hands=hands.get(s.table_id, []),
+            outcome=team_outcome(
+                s.table.outcome if s.table else None,
+                Pair(s.pair) if s.pair else None,
+                credit=credits.get((s.round_id, team.pk)),
+            ),
         )
         for s in seatings
     ]
-    sat_out = [TeamRound(round_, None, "", None, [], sat_out=True) for round_ in team_sat_out_rounds(team)]
+    sat_out = [
+        TeamRound(round_, None, "", None, [], TeamOutcome(Result.SAT_OUT), sat_out=True)
+        for round_ in team_sat_out_rounds(team)
+    ]
     return sorted(played + sat_out, key=lambda entry: entry.round.number)
 
 

@@ -225,6 +225,8 @@ def test_the_api_shows_a_team_sitting_out_in_the_round_and_in_its_record(client,
             "points_for": 0,
             "points_against": 0,
             "result": "sat out",
+            "counted": True,
+            "line": "sat out (no result)",
         }
     ]
 
@@ -240,7 +242,7 @@ def test_the_team_pages_list_a_round_sat_out_in_its_place(client, tournament, ro
     round_publish(round=round_draw(tournament=tournament, method="swiss"))
     assert [(entry.round.number, entry.sat_out) for entry in team_now(nine).rounds] == [(2, True), (3, False)]
     page = text_of(client.get(reverse("public:team", args=[tournament.slug, 9])))
-    assert "Round 2 Sat out (no result)." in page
+    assert "Round 2 Sat out (no result)" in page
     assert page.index("Round 2 Sat out") < page.index("Round 3")
 
 
@@ -338,8 +340,19 @@ def test_the_api_the_team_page_and_the_printed_sheet_say_forfeit(client, tournam
     rounds = client.get(f"/api/v1/tournaments/{tournament.slug}/rounds").json()
     table = next(table for table in rounds[0]["tables"] if table["number"] == 4)
     assert table["forfeit"] == "EW" and table["winner"] == 7
-    assert "lost: absent (forfeit)" in text_of(client.get(reverse("public:team", args=[tournament.slug, 8])))
-    assert "won by forfeit (a bye)" in text_of(client.get(reverse("public:team", args=[tournament.slug, 7])))
+    present, absent = (
+        client.get(f"/api/v1/tournaments/{tournament.slug}/teams/{number}").json()["rounds"][0] for number in (7, 8)
+    )
+    assert (present["result"], present["points_for"], present["points_against"], present["counted"]) == (
+        "won by forfeit",
+        4,
+        0,
+        True,
+    )
+    assert (absent["result"], absent["points_for"], absent["points_against"]) == ("lost: absent", 0, 0)
+    assert absent["line"] == "lost: absent, 0 points"
+    assert "Lost: absent, 0 points" in text_of(client.get(reverse("public:team", args=[tournament.slug, 8])))
+    assert "Won by forfeit, 4 points" in text_of(client.get(reverse("public:team", args=[tournament.slug, 7])))
     page = pdf_pages(round_sheets_pdf(forfeit_signed, blank=False, base_url="http://127.0.0.1:8000/"))[3]
     assert "Forfeit: East–West absent; North–South score the round as a bye" in " ".join(page.split())
 
@@ -358,14 +371,15 @@ def test_the_hands_export_has_a_row_for_each_forfeit_and_adds_up_as_the_standing
     table_forfeit_declare(table=tables[3], absent="EW", actor=staff)
     forfeit = next(row for row in export_rows(director_client, tournament) if row["Table"] == "4")
     assert forfeit["Forfeit"] == (
-        "East–West absent (#8); North–South score the round as a bye, credited once every table of the round is signed"
+        "North–South (#7) won by forfeit, credited once every table of the round is signed; "
+        "East–West (#8) lost: absent, 0 points"
     )
     assert (forfeit["N-S points"], forfeit["E-W points"], forfeit["Hand"]) == ("0", "0", "")
     for table in tables[:3]:
         sheet.play(table)
     rows = export_rows(director_client, tournament)
     forfeit = next(row for row in rows if row["Table"] == "4")
-    assert forfeit["Forfeit"] == "East–West absent (#8); North–South score the round as a bye: 4 points"
+    assert forfeit["Forfeit"] == "North–South (#7) won by forfeit, 4 points; East–West (#8) lost: absent, 0 points"
     assert (forfeit["N-S team"], forfeit["E-W team"], forfeit["N-S points"], forfeit["E-W points"]) == (
         "7",
         "8",
@@ -383,7 +397,7 @@ def test_the_hands_export_has_a_row_for_each_forfeit_and_adds_up_as_the_standing
 def test_both_absent_is_one_export_row_naming_both(director_client, tournament, round_1, staff):
     table_forfeit_declare(table=round_1.tables.get(number=2), absent="both", actor=staff)
     (row,) = export_rows(director_client, tournament)
-    assert row["Forfeit"] == "Both teams absent (#3, #4); both lose the round"
+    assert row["Forfeit"] == "North–South (#3) lost: absent, 0 points; East–West (#4) lost: absent, 0 points"
     assert (row["Round"], row["N-S points"], row["E-W points"]) == ("Round 1", "0", "0")
     xlsx = director_client.get(reverse("director:hands_export", args=[tournament.slug, "xlsx"]))
     assert xlsx.status_code == 200 and xlsx.content[:2] == b"PK"
