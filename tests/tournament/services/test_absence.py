@@ -353,6 +353,10 @@ def test_the_api_the_team_page_and_the_printed_sheet_say_forfeit(client, tournam
     assert absent["line"] == "lost: absent, 0 points"
     assert "Lost: absent, 0 points" in text_of(client.get(reverse("public:team", args=[tournament.slug, 8])))
     assert "Won by forfeit, 4 points" in text_of(client.get(reverse("public:team", args=[tournament.slug, 7])))
+    projector = client.get(reverse("public:projector", args=[tournament.slug])).content.decode()
+    tables = projector[projector.index('id="panel-tables"') :]
+    line = " ".join(tables[tables.index("#7 ") : tables.index("</li>", tables.index("#7 "))].split())
+    assert "Forfeit" in line and "0–0" not in line, line
     page = pdf_pages(round_sheets_pdf(forfeit_signed, blank=False, base_url="http://127.0.0.1:8000/"))[3]
     assert "Forfeit: East–West absent; North–South score the round as a bye" in " ".join(page.split())
 
