@@ -23,6 +23,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.services.events import event_create, free_slug, tournament_create
+from tournament.services.standings import standings_store
 from tournament.services.teams.codes import unused_team_codes
 
 CITIES = ["Detroit", "Chicago", "Atlanta", "Houston", "Memphis", "Oakland", "Newark", "Dallas"]
@@ -43,6 +44,7 @@ def across_build(*, events: int, teams: int, name: str = "Across") -> tuple[Seri
         event = event_create(name=f"{name} {number + 1}", starts_on=day, ends_on=day)
         tournament = tournament_create(event=event, name="Open", qualifying_rounds=1)
         _event_play(tournament, persons, shift=number)
+        standings_store(tournament=tournament)
         tournaments.append(tournament)
     SeriesTournament.objects.bulk_create(SeriesTournament(series=series, tournament=t) for t in tournaments)
     return series, tournaments, persons

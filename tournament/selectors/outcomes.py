@@ -4,14 +4,12 @@ and how far it went in a decided playoff. A fixed number of queries for any numb
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q
-
 from scoring import Pair
 from scoring.bracket import Decided, final_places
 from scoring.series import Finish, finish_from_place
-from tournament.models import PlayoffMatch, PlayoffSeed, Round, Seating
+from tournament.models import PlayoffMatch, PlayoffSeed
 from tournament.selectors.placings import _reached
-from tournament.selectors.standings import qualifying_rounds_signed
+from tournament.selectors.standings import TALLY, tournaments_tallies
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
@@ -28,24 +26,9 @@ class Outcome:
 
 
 def _qualifying_wins(tournament_ids) -> dict[int, int]:
-    """Signed qualifying rounds won (forfeit wins included), and byes of qualifying rounds whose every table is
-    signed (as the standings count them)."""
-    won = Q(pair=NS, table__ns_total__gt=F("table__ew_total")) | Q(pair=EW, table__ew_total__gt=F("table__ns_total"))
-    won = (Q(table__forfeit="") & won) | Q(pair=NS, table__forfeit=EW) | Q(pair=EW, table__forfeit=NS)  # forfeit wins
-    wins = defaultdict(int)
-    signed = Seating.objects.filter(
-        round__tournament_id__in=tournament_ids,
-        round__kind=Round.Kind.QUALIFYING,
-        table__isnull=False,
-        table__locked_at__isnull=False,
-    )
-    for team_id, count in signed.values("team_id").annotate(won=Count("pk", filter=won)).values_list("team_id", "won"):
-        wins[team_id] += count
-    done = qualifying_rounds_signed(tournament_id__in=tournament_ids).values("pk")
-    byes = Seating.objects.filter(round__in=done, table__isnull=True).values("team_id").annotate(byes=Count("pk"))
-    for team_id, count in byes.values_list("team_id", "byes"):
-        wins[team_id] += count
-    return wins
+    """Qualifying rounds won, byes and forfeits won included: the standings' own count (``tournaments_tallies``)."""
+    wins = TALLY.index("wins")
+    return {team_id: tally[wins] for team_id, tally in tournaments_tallies(tournament_ids).items()}
 
 
 def _places(tournament_ids) -> dict[int, tuple[int, str]]:

@@ -187,6 +187,20 @@ def _stored(tournament: Tournament) -> tuple[dict[int, list[int]], list[list]] |
     return {int(team_id): tally for team_id, tally in records.items()}, meetings
 
 
+def tournaments_tallies(tournament_ids) -> dict[int, list[int]]:
+    """Each team's tally (``TALLY``) over the signed qualifying rounds of the tournaments, as the standings count
+    it: the stored records (every change that can move them stores them), aggregated from the sheets for a
+    tournament played with none stored (a database from before they were)."""
+    stored = dict(TeamRecords.objects.filter(tournament_id__in=tournament_ids).values_list("tournament_id", "records"))
+    tallies = {}
+    unstored = Tournament.objects.filter(pk__in=tournament_ids, rounds__tables__locked_at__isnull=False)
+    for tournament in unstored.exclude(pk__in=stored).distinct():
+        tallies.update(team_tallies(tournament))
+    for records in stored.values():
+        tallies.update((int(team_id), tally) for team_id, tally in records.items())
+    return tallies
+
+
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     """Teams ranked over signed qualifying rounds by the tournament's criteria, from the tallies and meetings
     every change to the results stores (aggregated from the sheets while none are stored, as before an

@@ -9,8 +9,9 @@ import pytest
 from tests.conftest import round_published
 from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
-from tournament.models import Person, Player
+from tournament.models import Person, Player, TeamRecords
 from tournament.selectors.series import series_standings_of
+from tournament.selectors.standings import tournament_standings
 from tournament.selectors.statistics import tournament_statistics
 from tournament.services.draws import round_close
 from tournament.services.events import event_create, tournament_create
@@ -85,6 +86,19 @@ def test_series_standings_match_a_count_by_hand(spring, fall):
     ]
     zero = [row for row in standings.rows if not row.total]
     assert {row.place for row in zero} == {"T-11"} and len(zero) == 8
+
+
+def test_qualifying_wins_are_the_standings_own_even_with_no_records_stored(spring, fall):
+    """The series counts a team's qualifying wins as its standings do; a tournament played before the standings'
+    records were stored is counted from its sheets."""
+    series = series_create(name="Both")
+    series_tournament_add(series=series, tournament=spring)
+    series_tournament_add(series=series, tournament=fall)
+    before = {row.name: row.total for row in series_standings_of(series).rows}
+    wins = {row.team.number: row.record.wins for row in tournament_standings(fall)}
+    assert wins == {1: 2, 2: 0, 3: 1, 4: 1}
+    TeamRecords.objects.filter(tournament=fall).delete()
+    assert {row.name: row.total for row in series_standings_of(series).rows} == before
 
 
 def test_unlinked_players_keep_their_points_and_a_hidden_person_is_a_player(spring, fall):

@@ -258,16 +258,18 @@ def test_sitting_out_refused_after_the_draw_and_in_the_playoff(tournament, round
     assert not team.sit_outs.exists()
 
 
-def test_series_wins_count_a_forfeit_win(tournament, round_1, sheet, staff):
+def test_series_wins_count_a_forfeit_win_as_the_standings_do(tournament, round_1, sheet, staff):
     from tournament.selectors.outcomes import team_outcomes
 
+    present, absent = tournament.teams.get(number=7), tournament.teams.get(number=8)
     table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
     outcomes = team_outcomes([tournament.pk])
-    assert outcomes[tournament.teams.get(number=7).pk].qualifying_wins == 1
-    assert (
-        tournament.teams.get(number=8).pk not in outcomes
-        or not outcomes[tournament.teams.get(number=8).pk].qualifying_wins
-    )
+    assert present.pk not in outcomes or not outcomes[present.pk].qualifying_wins, "credited once the round is signed"
+    for table in round_1.tables.exclude(number=4):
+        sheet.play(table)
+    outcomes = team_outcomes([tournament.pk])
+    assert outcomes[present.pk].qualifying_wins == standing(tournament, 7).record.wins == 1
+    assert absent.pk not in outcomes or not outcomes[absent.pk].qualifying_wins
 
 
 def test_the_time_clock_refuses_table_link_hands_on_a_forfeit(round_1, staff, sheet):
