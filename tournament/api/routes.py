@@ -10,7 +10,7 @@ files.
 from functools import wraps
 
 from django.db.models import Max
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import condition
 from ninja import NinjaAPI, Swagger
@@ -20,6 +20,7 @@ from pydantic import TypeAdapter
 from tournament import selectors
 from tournament.api import data, schemas
 from tournament.models import Event, LogEntry, Tournament
+from tournament.typed import address_slug, whole_number
 from tournament.views.cache import LIVE, RESULTS, page_version, serve_cached
 
 api = NinjaAPI(
@@ -32,6 +33,32 @@ api = NinjaAPI(
     # Without deep links an operation's summary button holds no link inside it (axe: nested-interactive).
     docs=Swagger(settings={"deepLinking": False}),
 )
+
+# The numbers an address names (a team's or a round's number, a person's id): more digits than this is no number
+# the database holds.
+NUMBERS = ("number", "person_id")
+NUMBER_DIGITS = 9
+
+
+def _read_address(run):
+    """Every route's address is read before anything else: a slug that is no slug (NUL, which PostgreSQL refuses
+    in a query) or a number that is no whole number ("abc", "1.5", "1e9", a negative, 10^42) is the API's 404."""
+
+    @wraps(run)
+    def read(request, **kwargs):
+        if "slug" in kwargs and address_slug(kwargs["slug"]) is None:
+            return api.on_exception(request, Http404("No such address."))
+        for name in NUMBERS:
+            if name in kwargs:
+                kwargs[name] = whole_number(kwargs[name], digits=NUMBER_DIGITS)
+                if kwargs[name] is None:
+                    return api.on_exception(request, Http404("No such number."))
+        return run(request, **kwargs)
+
+    return read
+
+
+api.add_decorator(_read_address, mode="view")
 
 
 def _log_mark(**where) -> dict:
