@@ -235,10 +235,16 @@ def build(teams: int, *, double: bool = False, third_place: bool = False) -> Bra
 
 @dataclass(frozen=True)
 class Decided:
-    """A decided match as the final placings see it: its two teams (any keys) and the winner."""
+    """A decided match as the final placings see it: its two teams (any keys) and the winner.
+
+    ``round`` is the match's round in its bracket (a semifinal is a semifinal), which places a team beaten
+    in it; ``stage`` is the sitting it was played in (two seeds with byes meet in the first sitting), which
+    only orders a team's matches.
+    """
 
     code: str
     bracket: str
+    round: int
     stage: int
     label: str
     top: object
@@ -262,10 +268,11 @@ def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
     """Every playoff team's final place, best first, from the decided matches of a finished bracket.
 
     The final's winner is first and its loser second (in double elimination the last grand final played);
-    a third-place match's winner third and its loser fourth. Every other team is placed by how far it went:
-    the later the stage of the match it went out in, the better. Teams that went out at the same stage
-    share a place (two semifinal losers without a third-place match share third); they are listed in
-    seed order (``seeds`` maps each team to its seed).
+    a third-place match's winner third and its loser fourth. Every other team is placed by the bracket
+    round it went out in, whatever sitting that match was played in: the later the round, the better, and
+    teams beaten in the same round share a place (two beaten semifinalists without a third-place match
+    share third, the beaten quarterfinalists fifth; in double elimination, the teams beaten in one losers'
+    round). Teams sharing a place are listed in seed order (``seeds`` maps each team to its seed).
     """
     last: dict[object, Decided] = {}
     for match in sorted(decided, key=lambda m: (m.stage, m.code)):
@@ -276,10 +283,10 @@ def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
         match = last[team]
         won = team == match.winner
         if match.bracket == FINAL:
-            return (3, 1000 if won else match.stage)
+            return (3, 1000 if won else match.round)
         if match.bracket == THIRD:
             return (2, 1 if won else 0)
-        return (1, match.stage)
+        return (1, match.round)
 
     ordered = sorted(last, key=lambda team: (tuple(-part for part in standing(team)), seeds.get(team, 0)))
     places: list[FinalPlace] = []

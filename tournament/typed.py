@@ -40,6 +40,12 @@ def whole_number(value: str, *, digits: int) -> int | None:
     return int(value) if re.fullmatch(rf"[0-9]{{1,{digits}}}", value or "") else None
 
 
+def address_slug(value: str) -> str | None:
+    """A slug typed in an address as the pages' addresses take one (ASCII letters, digits, "-" and "_", at most as
+    long as a stored slug), else None: NUL, which PostgreSQL refuses in a query, never reaches one."""
+    return value if re.fullmatch(r"[-a-zA-Z0-9_]{1,80}", value or "") else None
+
+
 def number_within(value: str, *, low: int, high: int, default: int) -> int:
     """A setting typed in an address (?seconds=, ?quiet=): brought within ``low`` to ``high``, or ``default``
     when it is no whole number of at most as many digits as ``high``."""

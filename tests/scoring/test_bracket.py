@@ -1,7 +1,10 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.bracket import (
     FINAL,
+    THIRD,
     Decided,
     Source,
     build,
@@ -134,7 +137,7 @@ def play(bracket, *, upset: set[str] = frozenset()):
         if match.conditional and results["GF"][0] == team(bracket.match("GF").top):
             continue
         results[match.code] = (winner, loser)
-        decided.append(Decided(match.code, match.bracket, match.stage, match.label, top, bottom, winner))
+        decided.append(Decided(match.code, match.bracket, match.round, match.stage, match.label, top, bottom, winner))
     return decided
 
 
@@ -158,6 +161,79 @@ def test_final_places_with_a_third_place_match():
 
 def test_semifinal_losers_share_third_without_a_third_place_match():
     assert placed(build(6)) == [(1, 1, False), (2, 2, False), (3, 3, True), (4, 3, True), (5, 5, True), (6, 5, True)]
+
+
+def test_five_seeds_the_semifinal_played_straight_from_the_byes_is_a_semifinal():
+    """Seeds 2 and 3 meet in Semifinal 2 in the first sitting, beside the quarterfinal 4–5: its loser is a
+    beaten semifinalist (T-3 with the other), not out with the beaten quarterfinalist."""
+    bracket = build(5)
+    semifinal = bracket.match("W2-2")
+    assert (semifinal.label, semifinal.stage) == ("Semifinal 2", 1) and bracket.match("W1-2").stage == 1
+    assert placed(bracket) == [(1, 1, False), (2, 2, False), (3, 3, True), (4, 3, True), (5, 5, False)]
+    assert placed(build(5, third_place=True)) == [(team, team, False) for team in range(1, 6)]
+
+
+def test_seven_seeds_the_beaten_quarterfinalists_share_fifth():
+    assert placed(build(7))[4:] == [(5, 5, True), (6, 5, True), (7, 5, True)]
+
+
+def eliminations(decided):
+    """The match each team went out in (its last defeat), for the teams that played neither the final nor the
+    third-place match."""
+    in_finals = {team for m in decided if m.bracket in (FINAL, THIRD) for team in (m.top, m.bottom)}
+    out = {}
+    for match in sorted(decided, key=lambda m: m.stage):
+        out[match.bottom if match.winner == match.top else match.top] = match
+    return {team: match for team, match in out.items() if team not in in_finals}
+
+
+def check_places(bracket, decided):
+    """The placing rules every finished bracket keeps, whoever won each match."""
+    places = final_places(decided, seeds={seed: seed for seed in range(1, bracket.teams + 1)})
+    place = {p.team: p.place for p in places}
+    assert sorted(place) == list(range(1, bracket.teams + 1)), "every team placed once"
+    for index, p in enumerate(places):
+        assert p.place == 1 + sum(1 for other in places if other.place < p.place), "places count the teams above"
+        assert p.shared == (sum(1 for other in places if other.place == p.place) > 1)
+        assert index == 0 or places[index - 1].place <= p.place
+    last_final = max((m for m in decided if m.bracket == FINAL), key=lambda m: m.stage)
+    runner_up = last_final.bottom if last_final.winner == last_final.top else last_final.top
+    assert (place[last_final.winner], place[runner_up]) == (1, 2)
+    third = [m for m in decided if m.bracket == THIRD]
+    for match in third:
+        loser = match.bottom if match.winner == match.top else match.top
+        assert (place[match.winner], place[loser]) == (3, 4)
+    out = eliminations(decided)
+    assert all(place[team] > 2 + 2 * len(third) for team in out), "knocked out below the finals' teams"
+    for team, match in out.items():
+        for other, other_match in out.items():
+            assert match.bracket == other_match.bracket, "a finished bracket knocks teams out in one bracket"
+            if match.round == other_match.round:
+                assert place[team] == place[other], f"{match.label} and {other_match.label} share a place"
+            elif match.round > other_match.round:
+                assert place[team] < place[other], f"out in {match.label}, above out in {other_match.label}"
+
+
+BRACKETS = {
+    "single": lambda teams: build(teams),
+    "third place": lambda teams: build(teams, third_place=True),
+    "double": lambda teams: build(teams, double=True),
+}
+
+
+@pytest.mark.parametrize("kind", BRACKETS)
+@pytest.mark.parametrize("teams", range(3, 17))
+def test_the_better_seeds_winning_teams_are_placed_by_the_round_they_went_out_in(teams, kind):
+    """3 to 16 seeds, with byes (every size but 4, 8, 16) and without."""
+    bracket = BRACKETS[kind](teams)
+    check_places(bracket, play(bracket))
+
+
+@given(st.integers(3, 16), st.sampled_from(sorted(BRACKETS)), st.data())
+def test_teams_beaten_in_one_round_share_a_place_below_those_beaten_later(teams, kind, data):
+    bracket = BRACKETS[kind](teams)
+    upsets = data.draw(st.sets(st.sampled_from([m.code for m in bracket.matches])))
+    check_places(bracket, play(bracket, upset=upsets))
 
 
 def test_an_upset_final_puts_the_winner_first():

@@ -1,6 +1,8 @@
 """Every form, the CSV importer and the table link's POSTs, fed hostile values: never a server error, never
 anything half-written. Runs on SQLite and on PostgreSQL (CI runs the suite on both)."""
 
+from urllib.parse import quote
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
@@ -10,6 +12,7 @@ from django.urls import reverse
 from tests.conftest import round_published
 from tournament.models import Person, Table, Team, Tournament
 from tournament.services.recompute import table_recompute
+from tournament.services.series import series_create
 
 NASTY = [
     "",
@@ -370,6 +373,58 @@ def test_query_strings_take_any_value_without_a_server_error(director_client, fi
 )
 def test_malformed_addresses_are_not_found(director_client, db, path):
     assert director_client.get(path).status_code == 404
+
+
+API_PATHS = [
+    "/api/v1/events",
+    "/api/v1/events/{slug}",
+    "/api/v1/persons/{person_id}",
+    "/api/v1/series/{slug}",
+    "/api/v1/tournaments/{slug}",
+    "/api/v1/tournaments/{slug}/announcements",
+    "/api/v1/tournaments/{slug}/bracket",
+    "/api/v1/tournaments/{slug}/placings",
+    "/api/v1/tournaments/{slug}/rounds",
+    "/api/v1/tournaments/{slug}/rounds/{number}",
+    "/api/v1/tournaments/{slug}/standings",
+    "/api/v1/tournaments/{slug}/statistics",
+    "/api/v1/tournaments/{slug}/teams",
+    "/api/v1/tournaments/{slug}/teams/{number}",
+]
+
+
+def api_addresses(tournament) -> dict[str, dict[str, str]]:
+    """Each API path's parameters as a real record's: every address answers with them (the placings once decided)."""
+    person = Person.objects.create(name="Ann Lee", city="Reno")
+    series = series_create(name="Circuit")
+    addresses = {}
+    for path in API_PATHS:
+        slug = tournament.event.slug if "/events/" in path else series.slug if "/series/" in path else tournament.slug
+        addresses[path] = {"slug": slug, "number": "1", "person_id": str(person.pk)}
+    return addresses
+
+
+def test_every_api_path_is_hammered(client, db):
+    """A path added to the API must be added here too."""
+    assert sorted(client.get("/api/v1/openapi.json").json()["paths"]) == sorted(API_PATHS)
+
+
+@pytest.mark.parametrize("path", [path for path in API_PATHS if "{" in path])
+def test_api_addresses_take_any_value_as_the_apis_not_found(client, field, path):
+    """A slug or a number that is none (NUL, "abc", "1.5", "1e9", a negative, 10^42...) is the API's 404 with its
+    JSON error, on SQLite and on PostgreSQL; each parameter is hammered with the others real."""
+    real = api_addresses(field)[path]
+    undecided = path.endswith("/placings")  # the field has no playoff: no placings yet
+    assert client.get(path.format(**real)).status_code == (404 if undecided else 200), path
+    not_found = client.get("/api/v1/tournaments/nothing-here").json()
+    for name in [name for name in real if "{" + name + "}" in path]:
+        for value in [*NASTY, "10" + "0" * 41, "1.5", "abc", "a%b", "-7"]:
+            if not value:
+                continue  # no value is another address: /teams/ is not /teams/{number}
+            response = client.get(path.format(**{**real, name: quote(value, safe="")}))
+            assert response.status_code == 404, (path, name, value[:30], response.status_code)
+            if "/" not in value:  # a slash makes another address, which is not the API's
+                assert response.json() == not_found, (path, name, value[:30])
 
 
 def test_next_only_redirects_within_the_site(director_client, tournament):

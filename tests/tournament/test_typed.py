@@ -4,7 +4,7 @@ when it would show as something else."""
 import pytest
 
 from tournament.errors import ServiceError
-from tournament.typed import text_checked, whole_number
+from tournament.typed import address_slug, text_checked, whole_number
 
 
 @pytest.mark.parametrize(
@@ -18,6 +18,16 @@ def test_a_number_in_an_address_is_ascii_digits_only(typed, read):
 @pytest.mark.parametrize("typed", ["", " 7", "7\n", None])
 def test_anything_else_is_no_number(typed):
     assert whole_number(typed, digits=4) is None
+
+
+@pytest.mark.parametrize("typed", ["main-event", "spring_2026", "A1", "x" * 80])
+def test_a_slug_in_an_address_is_the_pages_slug(typed):
+    assert address_slug(typed) == typed
+
+
+@pytest.mark.parametrize("typed", ["", "main\x00event", "\x00", "main event", "café", "a/b", "a.b", "x" * 81, None])
+def test_anything_else_is_no_slug(typed):
+    assert address_slug(typed) is None
 
 
 def test_text_is_trimmed_and_its_spaces_made_one():

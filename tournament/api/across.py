@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Schema
 
 from scoring.statistics import Statistics
-from tournament.api.routes import _site_mark, api, cached, tournament_cached
+from tournament.api.routes import api, log_cached, tournament_cached
 from tournament.models import Tournament
 from tournament.selectors.persons import person_page, person_public
 from tournament.selectors.series import series_get, series_standings_of
@@ -124,7 +124,7 @@ def _place(label: str) -> int:
 
 
 @api.get("/series/{slug}", response=SeriesOut, tags=["series"])
-@cached(_site_mark)
+@log_cached
 def get_series(request, slug: str):
     """A series' standings: each person's points over its tournaments; equal totals share the place."""
     # Rows as plain dicts, checked once against SeriesRowOut when the answer is written: a Schema object per
@@ -176,7 +176,7 @@ def get_statistics(request, slug: str):
 
 
 @api.get("/persons/{person_id}", response=PersonOut, tags=["series"])
-@cached(_site_mark)
+@log_cached
 def get_person(request, person_id: int):
     """A person's tournaments, series points, statistics and rating (404 for a person hidden at their request)."""
     page = person_page(person_public(person_id))

@@ -1,16 +1,18 @@
 """The read-only JSON API at /api/v1/ (django-ninja): what the public pages show, as data.
 
-A tournament's answers are kept like the public pages (``views.cache``): rendered once per version of what
-they show, sent gzip-compressed to a client that accepts it, with an ETag naming that version, so a client asking
-again with If-None-Match gets 304 while nothing it shows changed. The lists of events carry an ETag and a
-Last-Modified from the events' action log. Interactive docs at /api/v1/docs, served from the app's own static
+Every answer is kept like the public pages (``views.cache``): rendered once per version of what it shows, sent
+gzip-compressed to a client that accepts it, with an ETag naming that version and a Last-Modified, so a client
+asking again with If-None-Match, or If-Modified-Since, gets 304 while nothing it shows changed. A tournament's
+answers take their version from the tournament's versions (``views.cache.page_version``); the lists of events,
+which a few rows make, from the answer itself. Interactive docs at /api/v1/docs, served from the app's own static
 files.
 """
 
+import hashlib
 from functools import wraps
 
 from django.db.models import Max
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import condition
 from ninja import NinjaAPI, Swagger
@@ -20,6 +22,7 @@ from pydantic import TypeAdapter
 from tournament import selectors
 from tournament.api import data, schemas
 from tournament.models import Event, LogEntry, Tournament
+from tournament.typed import address_slug, whole_number
 from tournament.views.cache import LIVE, RESULTS, page_version, serve_cached
 
 api = NinjaAPI(
@@ -33,37 +36,70 @@ api = NinjaAPI(
     docs=Swagger(settings={"deepLinking": False}),
 )
 
+# The numbers an address names (a team's or a round's number, a person's id): more digits than this is no number
+# the database holds.
+NUMBERS = ("number", "person_id")
+NUMBER_DIGITS = 9
 
-def _log_mark(**where) -> dict:
-    return LogEntry.objects.filter(**where).aggregate(last=Max("pk"), at=Max("created_at"))
+
+def _read_address(run):
+    """Every route's address is read before anything else: a slug that is no slug (NUL, which PostgreSQL refuses
+    in a query) or a number that is no whole number ("abc", "1.5", "1e9", a negative, 10^42) is the API's 404."""
+
+    @wraps(run)
+    def read(request, **kwargs):
+        if "slug" in kwargs and address_slug(kwargs["slug"]) is None:
+            return api.on_exception(request, Http404("No such address."))
+        for name in NUMBERS:
+            if name in kwargs:
+                kwargs[name] = whole_number(kwargs[name], digits=NUMBER_DIGITS)
+                if kwargs[name] is None:
+                    return api.on_exception(request, Http404("No such number."))
+        return run(request, **kwargs)
+
+    return read
 
 
-def _site_mark(request, **kwargs) -> dict:
+api.add_decorator(_read_address, mode="view")
+
+
+def _log_mark(request, **kwargs) -> dict:
     if not hasattr(request, "_api_mark"):
-        request._api_mark = _log_mark()
+        request._api_mark = LogEntry.objects.aggregate(last=Max("pk"), at=Max("created_at"))
     return request._api_mark
 
 
-def _event_mark(request, slug, **kwargs) -> dict:
-    if not hasattr(request, "_api_mark"):
-        request._api_mark = _log_mark(event__slug=slug)
-    return request._api_mark
-
-
-def cached(mark):
-    """ETag and Last-Modified from the log's ``mark``; a conditional request for unchanged data is answered 304.
-
-    For the lists of events, which change with an event's log; a tournament's answers are ``tournament_cached``.
-    """
+def log_cached(view):
+    """ETag and Last-Modified from the latest entry of the action log; a conditional request while it stands is
+    answered 304 without building the answer. For the answers across events (a series, a person)."""
 
     def etag(request, **kwargs):
-        found = mark(request, **kwargs)
+        found = _log_mark(request)
         return f'"{found["last"]}"' if found["last"] is not None else None
 
     def last_modified(request, **kwargs):
-        return mark(request, **kwargs)["at"]
+        return _log_mark(request)["at"]
 
-    return decorate_view(condition(etag_func=etag, last_modified_func=last_modified))
+    return decorate_view(condition(etag_func=etag, last_modified_func=last_modified))(view)
+
+
+def _json(answer: TypeAdapter, built) -> HttpResponse:
+    """An answer already built of the schema's rows, sent as JSON without django-ninja validating each row again
+    (at 512 teams that second pass cost more than computing the standings)."""
+    return HttpResponse(answer.dump_json(built), content_type="application/json; charset=utf-8")
+
+
+def shown_cached(request, answer: TypeAdapter, built) -> HttpResponse:
+    """An answer whose version is what it shows: the digest of its JSON. Its ETag and Last-Modified move when an
+    event or a tournament as listed changes (a name, a date, a status, one added), and with nothing else: a
+    payment, a team's code or any other staff action leaves them."""
+    body = answer.dump_json(built)
+    return serve_cached(
+        request,
+        slot=request.path,
+        version=hashlib.sha256(body).hexdigest(),
+        render=lambda: HttpResponse(body, content_type="application/json; charset=utf-8"),
+    )
 
 
 def tournament_cached(scope: str = RESULTS, *, team: bool = False, showing: bool = False):
@@ -90,12 +126,8 @@ def tournament_cached(scope: str = RESULTS, *, team: bool = False, showing: bool
 
 
 STANDINGS = TypeAdapter(list[schemas.StandingOut])
-
-
-def _json(answer: TypeAdapter, built) -> HttpResponse:
-    """An answer already built of the schema's rows, sent as JSON without django-ninja validating each row again
-    (at 512 teams that second pass cost more than computing the standings)."""
-    return HttpResponse(answer.dump_json(built), content_type="application/json; charset=utf-8")
+EVENTS = TypeAdapter(list[schemas.EventOut])
+EVENT = TypeAdapter(schemas.EventOut)
 
 
 def _tournament(slug: str) -> Tournament:
@@ -103,16 +135,15 @@ def _tournament(slug: str) -> Tournament:
 
 
 @api.get("/events", response=list[schemas.EventOut], tags=["events"])
-@cached(_site_mark)
 def list_events(request):
     """Every event with its tournaments."""
-    return data.events()
+    return shown_cached(request, EVENTS, data.events())
 
 
 @api.get("/events/{slug}", response=schemas.EventOut, tags=["events"])
-@cached(_event_mark)
 def get_event(request, slug: str):
-    return data.event_out(get_object_or_404(Event.objects.prefetch_related("tournaments"), slug=slug))
+    event = get_object_or_404(Event.objects.prefetch_related("tournaments"), slug=slug)
+    return shown_cached(request, EVENT, data.event_out(event))
 
 
 @api.get("/tournaments/{slug}", response=schemas.TournamentOut, tags=["tournaments"])

@@ -1,17 +1,11 @@
 """What each team made of its tournaments, for series and persons: qualifying rounds won (byes included)
 and how far it went in a decided playoff. A fixed number of queries for any number of tournaments and teams."""
 
-from collections import defaultdict
 from dataclasses import dataclass
 
-from scoring import Pair
-from scoring.bracket import Decided, final_places
 from scoring.series import Finish, finish_from_place
-from tournament.models import PlayoffMatch, PlayoffSeed
-from tournament.selectors.placings import _reached
+from tournament.selectors.placings import playoff_places, reached
 from tournament.selectors.standings import TALLY, tournaments_tallies
-
-NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
 
 @dataclass(frozen=True)
@@ -33,26 +27,11 @@ def _qualifying_wins(tournament_ids) -> dict[int, int]:
 
 def _places(tournament_ids) -> dict[int, tuple[int, str]]:
     """Each playoff team's final place and how far it went, for the tournaments whose playoff is decided."""
-    matches = defaultdict(list)
-    for match in PlayoffMatch.objects.filter(tournament_id__in=tournament_ids, not_needed=False).values(
-        "tournament_id", "code", "bracket", "stage", "label", "top_team_id", "bottom_team_id", "winner_id"
-    ):
-        matches[match["tournament_id"]].append(match)
-    seeds = dict(PlayoffSeed.objects.filter(tournament_id__in=tournament_ids).values_list("team_id", "seed"))
-    places = {}
-    for found in matches.values():
-        if any(match["winner_id"] is None for match in found):
-            continue
-        decided = [
-            Decided(
-                m["code"], m["bracket"], m["stage"], m["label"], m["top_team_id"], m["bottom_team_id"], m["winner_id"]
-            )
-            for m in found
-            if m["top_team_id"] and m["bottom_team_id"]
-        ]
-        for place in final_places(decided, seeds):
-            places[place.team] = (place.place, _reached(place))
-    return places
+    return {
+        place.team: (place.place, reached(place))
+        for places in playoff_places(tournament_ids).values()
+        for place in places
+    }
 
 
 def team_outcomes(tournament_ids) -> dict[int, Outcome]:

@@ -1,10 +1,17 @@
-"""The final placings 1..N of the whole field, once the playoff is decided (for the prizes)."""
+"""The final placings 1..N of the whole field, once the playoff is decided (for the prizes).
 
+``playoff_places`` is the one reading of a decided bracket's places: the placings below (the public pages, the
+projector, the PDFs, the exports, the API, the archive and the payouts read them) and the series' and persons'
+outcomes all go through it.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
 
-from scoring.bracket import FINAL, THIRD, Decided, final_places, stage_name
-from tournament.models import PlayoffMatch, Team, Tournament
+from scoring.bracket import FINAL, THIRD, Decided, FinalPlace, final_places, stage_name
+from tournament.models import PlayoffMatch, PlayoffSeed, Team, Tournament
 from tournament.selectors.prefetch import members
 from tournament.selectors.standings import tournament_standings
 
@@ -22,7 +29,7 @@ class Placing:
         return f"T-{self.place}" if self.shared else str(self.place)
 
 
-def _reached(place) -> str:
+def reached(place: FinalPlace) -> str:
     """How far a playoff team went, in words."""
     match = place.last
     if match.bracket == FINAL:
@@ -33,24 +40,52 @@ def _reached(place) -> str:
     return f"Out in the {name[0].lower()}{name[1:]}"
 
 
+def playoff_places(tournament_ids: Iterable[int]) -> dict[int, list[FinalPlace]]:
+    """Each decided playoff's final places, best first, by tournament id (its teams by id); a tournament whose
+    playoff is not decided (a match needed has no winner yet) is absent. Two queries for any number of them."""
+    matches = defaultdict(list)
+    for match in PlayoffMatch.objects.filter(tournament_id__in=tournament_ids, not_needed=False).values(
+        "tournament_id",
+        "code",
+        "bracket",
+        "bracket_round",
+        "stage",
+        "label",
+        "top_team_id",
+        "bottom_team_id",
+        "winner_id",
+    ):
+        matches[match["tournament_id"]].append(match)
+    decided_ids = [key for key, found in matches.items() if all(match["winner_id"] for match in found)]
+    seeds = dict(PlayoffSeed.objects.filter(tournament_id__in=decided_ids).values_list("team_id", "seed"))
+    places = {}
+    for tournament_id in decided_ids:
+        decided = [
+            Decided(
+                code=m["code"],
+                bracket=m["bracket"],
+                round=m["bracket_round"],
+                stage=m["stage"],
+                label=m["label"],
+                top=m["top_team_id"],
+                bottom=m["bottom_team_id"],
+                winner=m["winner_id"],
+            )
+            for m in matches[tournament_id]
+            if m["top_team_id"] and m["bottom_team_id"]
+        ]
+        places[tournament_id] = final_places(decided, seeds)
+    return places
+
+
 def tournament_placings(tournament: Tournament) -> list[Placing] | None:
     """Champion, runner-up, third (from the third-place match, or shared), then by playoff round reached,
     then everyone else in qualifying order; None until every playoff match needed is decided."""
-    matches = list(
-        PlayoffMatch.objects.filter(tournament=tournament, not_needed=False)
-        .select_related("top_team", "bottom_team", "winner")
-        .prefetch_related(members("top_team__memberships"), members("bottom_team__memberships"))
-    )
-    if not matches or any(match.winner_id is None for match in matches):
+    places = playoff_places([tournament.pk]).get(tournament.pk)
+    if places is None:
         return None
-    seeds = dict(tournament.playoff_seeds.values_list("team_id", "seed"))
-    decided = [
-        Decided(m.code, m.bracket, m.stage, m.label, m.top_team, m.bottom_team, m.winner)
-        for m in matches
-        if m.top_team_id and m.bottom_team_id
-    ]
-    places = final_places(decided, {team: seeds.get(team.pk, 0) for m in decided for team in (m.top, m.bottom)})
-    placings = [Placing(place.place, place.shared, place.team, _reached(place)) for place in places]
+    teams = Team.objects.filter(pk__in=[place.team for place in places]).prefetch_related(members()).in_bulk()
+    placings = [Placing(place.place, place.shared, teams[place.team], reached(place)) for place in places]
     in_playoff = {placing.team.pk for placing in placings}
     rest = [row for row in tournament_standings(tournament) if row.team.pk not in in_playoff]
     for _, group in groupby(rest, key=lambda row: row.place):

@@ -13,19 +13,32 @@ a phone polling with If-None-Match gets 304 without rendering. When the version 
 short lock in the cache, which works alike in the database cache and in Redis) while the others serve the
 previous rendering marked as updating, or wait briefly when there is none. Only anonymous requests without a
 pending message are served from the cache (staff pages carry a logout form and its CSRF token).
+
+A rendering's Last-Modified is taken when its render ends, rounded up to the whole second (HTTP's dates have no
+finer grain), and kept with it: every change it shows had been committed by then, so it is never earlier than
+a change it shows, whichever worker rendered it; every worker answers the kept rendering with the same date, and
+If-Modified-Since at or after it with 304. Each new rendering of a page is dated later than the one before it (a
+client holding the older one asks with the older date): the page's latest date is also kept on its own, without
+expiry, so a rendering evicted from the cache and rendered again is never dated back. A second rendering within
+one second is dated the next second; a third within it (a date no more than a second ahead is all a rendering
+may take) carries the previous date, is answered in full to If-Modified-Since, and takes a date of its own at the
+first request once that date has passed.
 """
 
 import gzip
 import hashlib
+import math
 import time
 from collections.abc import Callable
 from functools import wraps
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpResponse, HttpResponseNotModified
+from django.utils.http import http_date, parse_http_date_safe
 
 from tournament import selectors
 from tournament.models import Table, Tournament
@@ -83,59 +96,146 @@ def _etag(slot: str, version: str) -> str:
     return '"' + hashlib.sha256(f"{slot}|{version}".encode()).hexdigest()[:20] + '"'
 
 
-def _answer(request, kept, status: str) -> HttpResponse:
-    _, etag, body, content_type = kept
+def _clock() -> float:
+    return time.time()
+
+
+class Kept(NamedTuple):
+    """A page's rendering as the cache keeps it. ``modified``: its Last-Modified, in whole seconds since the epoch;
+    ``settled``: that date is later than the slot's previous rendering's, so If-Modified-Since may be answered
+    304 by it."""
+
+    version: str
+    etag: str
+    body: bytes
+    content_type: str
+    modified: int
+    settled: bool
+
+
+def _kept(value) -> Kept | None:
+    """What the cache holds for a page, or None (nothing, or a rendering kept in another shape by an earlier
+    release)."""
+    return Kept(*value) if isinstance(value, tuple) and len(value) == len(Kept._fields) else None
+
+
+def _unmodified_since(request, modified: int) -> bool:
+    """If-Modified-Since at or after ``modified``; ignored beside If-None-Match, which decides (RFC 9110, 13.1.3)."""
+    if "If-None-Match" in request.headers:
+        return False
+    since = parse_http_date_safe(request.headers.get("If-Modified-Since", ""))
+    return since is not None and modified <= since
+
+
+def _not_modified(etag: str, modified: int | None = None) -> HttpResponseNotModified:
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    if modified is not None:
+        response["Last-Modified"] = http_date(modified)
+    response["Cache-Status"] = "whist; hit; detail=not-modified"
+    return response
+
+
+def _answer(request, kept: Kept, status: str) -> HttpResponse:
+    if kept.settled and _unmodified_since(request, kept.modified):
+        return _not_modified(kept.etag, kept.modified)
     if _accepts_gzip(request):
-        response = HttpResponse(body, content_type=content_type)
+        response = HttpResponse(kept.body, content_type=kept.content_type)
         response["Content-Encoding"] = "gzip"
     else:
-        response = HttpResponse(gzip.decompress(body), content_type=content_type)
-    response["ETag"] = etag
+        response = HttpResponse(gzip.decompress(kept.body), content_type=kept.content_type)
+    response["ETag"] = kept.etag
+    response["Last-Modified"] = http_date(kept.modified)
     response["Vary"] = "Accept-Encoding, Cookie"
     response["Cache-Control"] = "no-cache"
     response["Cache-Status"] = status
     return response
 
 
-def _render(key: str, slot: str, version: str, render: Callable[[], HttpResponse]):
-    """Render the page and keep it; returns what was kept, or the response itself when it is not kept."""
+def _latest(slot: str) -> tuple[Kept | None, int]:
+    """The slot's kept rendering and the latest Last-Modified the slot has given (0 for none), read afresh."""
+    key, _, dated = cache_keys(slot)
+    found = cache.get_many([key, dated])
+    kept = _kept(found.get(key))
+    return kept, max(found.get(dated) or 0, kept.modified if kept else 0)
+
+
+def _keep(slot: str, kept: Kept) -> None:
+    key, _, dated = cache_keys(slot)
+    cache.set(key, tuple(kept), KEEP_SECONDS)
+    if kept.settled:
+        cache.set(dated, kept.modified, None)
+
+
+def _render(slot: str, version: str, render: Callable[[], HttpResponse], latest: int):
+    """Render the page and keep it, dated after ``latest``; returns what was kept, or the response itself when it
+    is not kept."""
     response = render()
     if response.status_code != 200 or response.streaming or response.has_header("Content-Disposition"):
         return response
-    kept = (version, _etag(slot, version), gzip.compress(response.content, compresslevel=6), response["Content-Type"])
-    cache.set(key, kept, KEEP_SECONDS)
+    now = math.ceil(_clock())
+    modified = max(now, latest + 1)
+    settled = modified <= now + 1
+    kept = Kept(
+        version,
+        _etag(slot, version),
+        gzip.compress(response.content, compresslevel=6),
+        response["Content-Type"],
+        modified if settled else latest,
+        settled,
+    )
+    _keep(slot, kept)
     return kept
 
 
-def cache_keys(slot: str) -> tuple[str, str]:
-    """The cache's key for the page named ``slot``, and for the lock its renderer holds."""
+def _settle(slot: str, kept: Kept) -> Kept:
+    """A rendering dated as the one before it takes a date of its own, once that date's second has passed."""
+    if _clock() <= kept.modified:
+        return kept
+    _, lock, _ = cache_keys(slot)
+    if not cache.add(lock, kept.version, LOCK_SECONDS):
+        return kept
+    try:
+        current, latest = _latest(slot)
+        if current is None or current.version != kept.version or current.settled:
+            return current if current is not None and current.version == kept.version else kept
+        settled = current._replace(modified=max(math.ceil(_clock()), latest + 1), settled=True)
+        _keep(slot, settled)
+        return settled
+    finally:
+        cache.delete(lock)
+
+
+def cache_keys(slot: str) -> tuple[str, str, str]:
+    """The cache's keys for the page named ``slot``: its rendering, the lock its renderer holds, and the latest
+    Last-Modified it has given (kept without expiry, so an evicted rendering is never dated back)."""
     digest = hashlib.sha256(slot.encode()).hexdigest()
-    return f"page:{digest}", f"render:{digest}"
+    return f"page:{digest}", f"render:{digest}", f"dated:{digest}"
 
 
 def serve_cached(request, *, slot: str, version: str, render: Callable[[], HttpResponse]) -> HttpResponse:
     """The page named ``slot`` at ``version``: 304, the kept rendering, or one render for all workers."""
     etag = _etag(slot, version)
     if etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponseNotModified()
-        response["ETag"] = etag
-        response["Cache-Status"] = "whist; hit; detail=not-modified"
-        return response
-    key, lock = cache_keys(slot)
-    kept = cache.get(key)
-    if kept is not None and kept[0] == version:
-        return _answer(request, kept, "whist; hit")
+        return _not_modified(etag)
+    key, lock, _ = cache_keys(slot)
+    kept = _kept(cache.get(key))
+    if kept is not None and kept.version == version:
+        return _answer(request, kept if kept.settled else _settle(slot, kept), "whist; hit")
     if not cache.add(lock, version, LOCK_SECONDS):
         if kept is not None:
             return _answer(request, kept, "whist; hit; detail=updating")
         deadline = time.monotonic() + WAIT_SECONDS
         while time.monotonic() < deadline:
             time.sleep(WAIT_STEP)
-            kept = cache.get(key)
-            if kept is not None and kept[0] == version:
+            kept = _kept(cache.get(key))
+            if kept is not None and kept.version == version:
                 return _answer(request, kept, "whist; hit; detail=waited")
     try:
-        kept = _render(key, slot, version, render)
+        kept, latest = _latest(slot)
+        if kept is not None and kept.version == version:
+            return _answer(request, kept, "whist; hit; detail=waited")  # another worker rendered it meanwhile
+        kept = _render(slot, version, render, latest)
     finally:
         cache.delete(lock)
     if isinstance(kept, HttpResponse):

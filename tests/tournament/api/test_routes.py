@@ -8,15 +8,19 @@ from django.core.management import call_command
 from django.db import connection
 from django.templatetags.static import static
 from django.test.utils import CaptureQueriesContext
+from django.utils.http import http_date, parse_http_date
 
 from tests.conftest import round_published
 from tests.tournament.days.test_prize_giving import finished  # noqa: F401 (fixture)
 from tests.tournament.services.test_playoffs import qualified  # noqa: F401 (fixture)
 from tournament.api.schemas import StandingOut
+from tournament.models import LogEntry
 from tournament.services.draws import round_draw
-from tournament.services.events import announcement_post
+from tournament.services.events import announcement_post, event_update, tournament_create, tournament_update
 from tournament.services.log import Actor
+from tournament.services.money import payment_record
 from tournament.services.teams import team_desk_update, team_self_check_in, team_withdraw_request
+from tournament.services.teams.codes import team_code_renew
 
 API = "/api/v1"
 # The teams list, the kept answers' cache aside: the tournament twice (the kept answer's version, then the
@@ -95,6 +99,76 @@ def test_drafts_are_not_in_the_api(client, tournament, make_teams):
     assert client.get(f"{API}/tournaments/{tournament.slug}/rounds/1").status_code == 404
     assert client.get(f"{API}/tournaments/{tournament.slug}/placings").status_code == 404
     assert client.get(f"{API}/tournaments/nothing-here").status_code == 404
+
+
+def test_every_answer_carries_last_modified_and_if_modified_since_is_answered_304(client, finished):  # noqa: F811
+    for path in [*endpoints(finished), f"/tournaments/{finished.slug}/statistics"]:
+        first = client.get(API + path)
+        modified = first["Last-Modified"]
+        assert first.status_code == 200 and parse_http_date(modified), path
+        for since in (modified, http_date(parse_http_date(modified) + 3600)):
+            again = client.get(API + path, HTTP_IF_MODIFIED_SINCE=since)
+            assert again.status_code == 304 and again["Last-Modified"] == modified, path
+            assert again["ETag"] == first["ETag"], path
+        earlier = client.get(API + path, HTTP_IF_MODIFIED_SINCE=http_date(parse_http_date(modified) - 1))
+        assert earlier.status_code == 200 and earlier.content == first.content, path
+        assert client.get(API + path, HTTP_IF_MODIFIED_SINCE="yesterday").status_code == 200, "a date HTTP has not"
+
+
+def test_a_change_is_answered_with_a_later_last_modified_never_before_the_change(client, finished):  # noqa: F811
+    path = f"{API}/tournaments/{finished.slug}/announcements"
+    first = client.get(path)
+    announcement_post(tournament=finished, text="Prizes at 6 pm", hours=2)
+    posted = LogEntry.objects.latest("pk").created_at.timestamp()
+    changed = client.get(path, HTTP_IF_MODIFIED_SINCE=first["Last-Modified"])
+    assert changed.status_code == 200 and changed.json()[0]["text"] == "Prizes at 6 pm"
+    modified = parse_http_date(changed["Last-Modified"])
+    assert modified > parse_http_date(first["Last-Modified"]) and modified >= posted
+    assert client.get(path, HTTP_IF_MODIFIED_SINCE=changed["Last-Modified"]).status_code == 304
+
+
+def test_the_events_validators_move_with_what_the_events_show_and_nothing_else(client, finished):  # noqa: F811
+    paths = ["/events", f"/events/{finished.event.slug}"]
+
+    def validators():
+        return {path: (client.get(API + path)["ETag"], client.get(API + path)["Last-Modified"]) for path in paths}
+
+    before = validators()
+    logged = LogEntry.objects.count()
+    team = finished.teams.get(number=2)
+    payment_record(team=team, amount="20", method="cash")
+    team_code_renew(team=team)
+    announcement_post(tournament=finished, text="Prizes at 6 pm", hours=2)
+    assert LogEntry.objects.count() == logged + 3, "staff acted"
+    assert validators() == before, "a payment, a code and an announcement show nowhere in the events"
+    for path in paths:
+        assert client.get(API + path, HTTP_IF_NONE_MATCH=before[path][0]).status_code == 304
+        assert client.get(API + path, HTTP_IF_MODIFIED_SINCE=before[path][1]).status_code == 304
+
+    tournament_update(tournament=finished, name="Main Open", qualifying_rounds=1, paper_size="letter")
+    renamed_at = LogEntry.objects.latest("pk").created_at.timestamp()
+    renamed = validators()
+    for path in paths:
+        assert parse_http_date(renamed[path][1]) >= renamed_at, "never dated before the change it shows"
+        assert renamed[path][0] != before[path][0] and parse_http_date(renamed[path][1]) > parse_http_date(
+            before[path][1]
+        )
+        answer = client.get(API + path, HTTP_IF_MODIFIED_SINCE=before[path][1])
+        assert answer.status_code == 200 and "Main Open" in answer.content.decode()
+    tournament_create(event=finished.event, name="Side Event")
+    added = validators()
+    for path in paths:
+        assert added[path][0] != renamed[path][0] and added[path][1] >= renamed[path][1]
+        answer = client.get(API + path, HTTP_IF_MODIFIED_SINCE=renamed[path][1])
+        assert answer.status_code == 200 and "Side Event" in answer.content.decode()
+    event_update(
+        event=finished.event,
+        name="Autumn Classic",
+        venue=finished.event.venue,
+        starts_on=finished.event.starts_on,
+        ends_on=finished.event.ends_on,
+    )
+    assert all(validators()[path][0] != added[path][0] for path in paths), "the event renamed"
 
 
 def test_unchanged_data_is_answered_304_and_a_change_is_seen(client, finished):  # noqa: F811

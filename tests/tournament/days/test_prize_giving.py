@@ -4,6 +4,8 @@ tournament off the staff's list of rounds in play."""
 import csv
 import io
 import json
+import re
+from fractions import Fraction
 
 import pytest
 from django.core.management import call_command
@@ -13,8 +15,12 @@ from tests.conftest import text_of
 from tests.tournament.services.test_playoffs import match, play, qualified  # noqa: F401 (fixture)
 from tournament import selectors
 from tournament.errors import ServiceError
+from tournament.selectors.money import payout_sheet
+from tournament.selectors.series import series_standings_of
 from tournament.services.archive import event_export, event_import
+from tournament.services.money import money_settings_set, payment_record
 from tournament.services.playoffs import playoff_publish, playoff_seed
+from tournament.services.series import series_create, series_tournament_add
 
 
 @pytest.fixture
@@ -193,3 +199,63 @@ def test_sixteen_teams_three_rounds_and_a_top_eight_playoff_in_order(tournament,
     assert sorted(p.team.number for p in placings) == list(range(1, 17))
     tournament.refresh_from_db()
     assert tournament.status == tournament.Status.FINISHED
+
+
+@pytest.fixture
+def five_seeds(qualified, sheet):  # noqa: F811
+    """Five seeds, no third-place match, one entry fee of 10.00 per team paid 40/30/20/10: seeds 2 (#3) and 3
+    (#5) meet in Semifinal 2 straight from their byes, in the first sitting beside the quarterfinal of seeds 4
+    (#7) and 5 (#2); #7 beats #2, #3 beats #5, #1 beats #7, #1 beats #3 in the final."""
+    money_settings_set(
+        tournament=qualified,
+        entry_fee="10",
+        side_pot_fee="0",
+        house_percent="0",
+        payout_percents="40, 30, 20, 10",
+        side_pot_rule="placing",
+    )
+    for team in qualified.teams.all():
+        payment_record(team=team, amount="10", method="cash")
+    playoff_seed(tournament=qualified, teams=5)
+    playoff_publish(tournament=qualified)
+    assert match(qualified, "W2-2").table.round == match(qualified, "W1-2").table.round, "one sitting"
+    for code in ("W1-2", "W2-2", "W2-1", "W3-1"):
+        play(sheet, qualified, code, "NS")
+    qualified.refresh_from_db()
+    return qualified
+
+
+def test_five_seeds_both_beaten_semifinalists_share_third_on_every_surface(client, five_seeds):
+    expected = [("1", 1), ("2", 3), ("T-3", 5), ("T-3", 7), ("5", 2)]
+    placings = selectors.tournament_placings(five_seeds)
+    assert [(p.label, p.team.number) for p in placings[:5]] == expected
+    assert [p.reached for p in placings[:5]] == [
+        "Champion",
+        "Runner-up",
+        "Out in the semifinal",
+        "Out in the semifinal",
+        "Out in the quarterfinal",
+    ]
+
+    page = text_of(client.get(reverse("public:standings", args=[five_seeds.slug])))
+    for label, number in expected:
+        assert re.search(rf"\b{label} #{number} ", page), (label, number)
+    api = client.get(f"/api/v1/tournaments/{five_seeds.slug}/placings").json()
+    assert [(p["label"], p["team"]["number"]) for p in api[:5]] == expected
+    assert [(p["place"], p["shared"]) for p in api[:5]] == [(1, False), (2, False), (3, True), (3, True), (5, False)]
+
+    # 80.00 paid 40/30/20/10: the beaten semifinalists share the 20% and 10% of places 3 and 4, 12.00 each.
+    payouts = payout_sheet(five_seeds)
+    assert payouts.final
+    assert [(line.label, line.team.number, str(line.amount)) for line in payouts.prizes] == [
+        ("1", 1, "32.00"),
+        ("2", 3, "24.00"),
+        ("T-3", 5, "12.00"),
+        ("T-3", 7, "12.00"),
+    ]
+
+    series = series_create(name="Race")
+    series_tournament_add(series=series, tournament=five_seeds)
+    totals = {row.name: row.total for row in series_standings_of(series).rows}
+    half = Fraction(1, 2)  # every one of #1, #3, #5, #7 won the qualifying round; #2 lost it
+    assert [totals[f"Player {n}a"] for n in (0, 2, 4, 6, 1)] == [6 + half, 3 + half, 1 + half, 1 + half, 0]

@@ -5,11 +5,16 @@ import gzip
 import json
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
+from django.utils.http import http_date, parse_http_date
 
 from tests.conftest import round_published
 from tournament.services.sheets import HandEntry, hand_update
+from tournament.views.cache import cache_keys, serve_cached
 
 
 @pytest.fixture
@@ -179,12 +184,6 @@ def test_unknown_parameters_are_ignored_and_the_cache_stays_bounded(playing, she
 
 
 def test_one_worker_renders_a_change_the_others_serve_the_previous_rendering(rf, db):
-    from django.contrib.auth.models import AnonymousUser
-    from django.core.cache import cache
-    from django.http import HttpResponse
-
-    from tournament.views.cache import cache_keys, serve_cached
-
     renders = []
 
     def render(text):
@@ -234,3 +233,83 @@ def test_an_order_the_standings_do_not_have_never_changes_the_kept_page(playing)
     by_team = html({"sort": "-team"})
     assert by_team.index('id="team-4"') < by_team.index('id="team-1"') and by_team != default
     assert html({}) == default, "the default page keeps its own order"
+
+
+class Clock:
+    """The time the page cache reads, set by the test (seconds since the epoch)."""
+
+    def __init__(self, monkeypatch, now: float):
+        self.now = now
+        monkeypatch.setattr("tournament.views.cache._clock", lambda: self.now)
+
+
+@pytest.fixture
+def ask(rf, db):
+    """A request to one page's slot at a version, with If-Modified-Since when given; the page shows its version."""
+
+    def get(version, since=None):
+        headers = {"HTTP_IF_MODIFIED_SINCE": http_date(since)} if since is not None else {}
+        request = rf.get("/page/", **headers)
+        request.user = AnonymousUser()
+        return serve_cached(request, slot="/page/?", version=version, render=lambda: HttpResponse(f"v{version}"))
+
+    return get
+
+
+def modified(response) -> int:
+    return parse_http_date(response["Last-Modified"])
+
+
+def test_last_modified_is_the_end_of_the_render_rounded_up_and_kept(ask, monkeypatch):
+    clock = Clock(monkeypatch, 1000.2)
+    first = ask("1")
+    assert first.content == b"v1" and modified(first) == 1001, "not before the render ended"
+    clock.now = 1500.0
+    assert modified(ask("1")) == 1001, "every later request is answered with the kept date"
+    assert ask("1", since=1001).status_code == 304 and ask("1", since=1200).status_code == 304
+    assert ask("1", since=1000).content == b"v1"
+
+
+def test_each_new_rendering_is_dated_after_the_one_before_even_within_a_second(ask, monkeypatch):
+    clock = Clock(monkeypatch, 1000.2)
+    assert modified(ask("1")) == 1001
+    clock.now = 1000.5
+    second = ask("2")
+    assert second.content == b"v2" and modified(second) == 1002, "the next second: v1's holders ask since 1001"
+    assert ask("2", since=1001).content == b"v2" and ask("2", since=1002).status_code == 304
+    clock.now = 1000.8
+    third = ask("3")
+    assert third.content == b"v3" and modified(third) == 1002, "no date more than a second ahead"
+    assert ask("3", since=1002).content == b"v3", "v2's holders get v3 in full while its date is v2's"
+    clock.now = 1002.4
+    settled = ask("3", since=1002)
+    assert settled.content == b"v3" and modified(settled) == 1003, "its own date once v2's has passed"
+    assert ask("3", since=1003).status_code == 304
+
+
+def test_a_rendering_evicted_and_rendered_again_is_never_dated_back(ask, monkeypatch):
+    clock = Clock(monkeypatch, 1000.2)
+    assert modified(ask("1")) == 1001
+    clock.now = 1000.6
+    assert modified(ask("2")) == 1002
+    cache.delete(cache_keys("/page/?")[0])
+    clock.now = 1000.7
+    again = ask("2")
+    assert again.content == b"v2" and modified(again) == 1002, "not before the latest date the page gave"
+    clock.now = 1000.9
+    assert ask("3", since=1002).content == b"v3", "a change after it is never answered 304"
+    clock.now = 1003.1
+    assert cache.delete(cache_keys("/page/?")[0])
+    assert modified(ask("3")) == 1004 and ask("3", since=1004).status_code == 304
+
+
+def test_every_worker_gives_the_kept_date_and_a_stale_answer_keeps_its_own(ask, monkeypatch):
+    clock = Clock(monkeypatch, 1000.2)
+    assert modified(ask("1")) == 1001
+    clock.now = 1010.0
+    assert cache.add(cache_keys("/page/?")[1], "2", 20), "another worker is rendering version 2"
+    stale = ask("2")
+    assert stale.content == b"v1" and modified(stale) == 1001, "the previous rendering, with its own date"
+    cache.delete(cache_keys("/page/?")[1])
+    fresh = ask("2", since=1001)
+    assert fresh.content == b"v2" and modified(fresh) == 1010
