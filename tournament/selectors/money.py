@@ -11,6 +11,7 @@ from decimal import Decimal
 from scoring import Seat
 from scoring.money import Placed, house_share, placing_payouts, side_pot_payouts
 from tournament.models import Hand, Payment, Payout, Pot, Team, Tournament
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.placings import tournament_placings
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.teams import teams_with_players
@@ -139,6 +140,10 @@ class SheetLine:
     bostons: int | None = None
 
     @property
+    def pot_name(self) -> str:
+        return PRIZE_FROM[self.pot]
+
+    @property
     def differs(self) -> bool:
         return self.paid is not None and self.paid.amount != self.amount
 
@@ -259,3 +264,9 @@ def team_payouts(team: Team):
     """The prizes handed to a team, for its own page (the team sees only its own)."""
     return Payout.objects.filter(team=team).order_by("pot")
 
+
+def team_prizes(team: Team) -> list[SheetLine]:
+    """The team's prizes on the payout sheet once the placings are final (none before), for its own page: paid or
+    still to collect at the desk."""
+    sheet = payout_sheet(team.tournament)
+    return [line for line in sheet.lines if line.team.pk == team.pk] if sheet.final else []
