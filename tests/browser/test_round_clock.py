@@ -94,3 +94,45 @@ def test_the_live_views_clock_and_absent_team_buttons_are_a_thumbs_size_on_a_pho
             button = buttons.nth(index)
             if button.is_visible():
                 assert button.bounding_box()["height"] >= 44, f"{path}: {button.inner_text()}"
+
+
+@pytest.fixture
+def four_team_round(transactional_db, tournament, make_teams):
+    """A 20-minute clock running over round 1 of four teams (two tables)."""
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    make_teams(tournament, 4)
+    return round_clock_start(round=round_publish(round=round_draw(tournament=tournament, method="manual")))
+
+
+def test_the_projector_stops_counting_once_every_sheet_is_signed(browser, live_server, four_team_round, sheet):
+    """The projector counts the round's time; once the last sheet is signed it reloads itself (after its pages)
+    onto the round complete, and its script counts nothing more."""
+    slug = four_team_round.tournament.slug
+    projector = opened(browser, live_server, PROJECTOR, f"/t/{slug}/projector/?seconds=4")
+    clock = projector.locator(".round-clock")
+    expect(clock.locator(".clock-words")).to_have_text("left")
+    for table in four_team_round.tables.all():
+        sheet.play(table)
+    expect(clock.locator(".clock-words")).to_have_text("Complete: every sheet is signed", timeout=60_000)
+    assert clock.locator(".clock-time").count() == 0 and clock.get_attribute("data-clock-ends") is None
+    shown = clock.inner_text()
+    projector.wait_for_timeout(1_500)
+    assert clock.inner_text() == shown, "nothing ticks over a complete round"
+    projector.context.close()
+
+
+def test_the_live_view_left_open_stops_its_clock_when_the_last_sheet_is_signed(
+    phone, login, director, four_team_round, sheet
+):
+    """The live view refreshes its tables by itself (every 15 seconds): the refresh that finds the round complete
+    brings the clock's section stopped, without its buttons."""
+    login("director", "pw-for-tests-123")
+    phone.goto(f"/manage/t/{four_team_round.tournament.slug}/rounds/1/live/")
+    section = phone.locator("#round-clock")
+    round_clock = section.locator(".round-clock").first
+    expect(round_clock.locator(".clock-words")).to_have_text("left")
+    for table in four_team_round.tables.all():
+        sheet.play(table)
+    expect(round_clock.locator(".clock-words")).to_have_text("Complete: every sheet is signed", timeout=40_000)
+    assert section.locator("[data-clock-ends]").count() == 0
+    assert section.locator("button").count() == 0, "no clock button is offered over a complete round"

@@ -247,7 +247,7 @@ def bracket(tournament: Tournament) -> schemas.BracketOut:
 def placings(tournament: Tournament) -> list[schemas.PlacingOut]:
     found = selectors.tournament_placings(tournament)
     if found is None:
-        raise Http404("No final placings yet: every playoff match must be decided.")
+        raise Http404("No final placings yet: the tournament is not over.")
     return [schemas.PlacingOut.model_validate(placing) for placing in found]
 
 

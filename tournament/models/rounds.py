@@ -39,6 +39,12 @@ class Round(models.Model):
     clock_left_seconds = models.PositiveIntegerField(
         null=True, blank=True, help_text="What the round clock had left when it was paused."
     )
+    completed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the last of its sheets was signed (a forfeit counts): the round is complete and its clock "
+        "stops. Empty while a table still plays, or a playoff match of it waits for its teams.",
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -61,6 +67,11 @@ class Round(models.Model):
     @property
     def clock(self) -> Clock:
         return Clock(self.clock_ends_at, self.clock_left_seconds)
+
+    @property
+    def complete(self) -> bool:
+        """Every table of the round is signed, as the service that signed the last one stored it."""
+        return self.completed_at is not None
 
 
 def new_table_secret() -> str:

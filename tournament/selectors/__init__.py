@@ -13,7 +13,7 @@ from tournament.selectors.events import (
 )
 from tournament.selectors.exports import RulingRow, tournament_hand_rows, tournament_hands
 from tournament.selectors.log import log_entries
-from tournament.selectors.placings import Placing, tournament_placings
+from tournament.selectors.placings import Placing, TeamFinish, team_finish, tournament_placings
 from tournament.selectors.playoffs import (
     BracketColumn,
     playoff_bracket,
@@ -58,6 +58,7 @@ __all__ = [
     "RulingRow",
     "SeatView",
     "SheetView",
+    "TeamFinish",
     "TeamRound",
     "announcements_active",
     "bare_seats",
@@ -90,6 +91,7 @@ __all__ = [
     "table_history",
     "table_seats",
     "table_sheet",
+    "team_finish",
     "team_rounds",
     "team_sat_out_rounds",
     "teams_search",

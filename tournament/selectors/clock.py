@@ -10,6 +10,7 @@ from scoring import ClockLevel, Projection, RuleSet, clock_text, projected_finis
 from tournament.models import Hand, Round, Table
 
 UP_WORDS = "Time: finish this hand; no new hand"
+ROUND_COMPLETE = "Complete: every sheet is signed"
 
 
 @dataclass(frozen=True)
@@ -17,8 +18,8 @@ class ClockView:
     """One clock (the round's, or a table's) at the moment the page was rendered.
 
     The page carries ``ends_ms`` (the server's deadline, in milliseconds since 1970) for the script that ticks
-    it; without the script the rendered ``text`` stands. A table done playing (``done`` says how) shows that
-    instead of a clock.
+    it; without the script the rendered ``text`` stands. A table done playing (``done`` says how), or a round
+    complete (every sheet signed), shows that instead of a clock: the clock has stopped.
     """
 
     remaining: int
@@ -65,7 +66,10 @@ class ClockView:
 
 
 def table_done(table: Table) -> str:
-    """How a table's play ended, shown where its clock stood: "" while it still plays."""
+    """How a table's play ended, shown where its clock stood (and that its round is complete, once every sheet of
+    it is signed): "" while it still plays."""
+    if table.round.complete:
+        return f"{'Forfeit' if table.forfeit else 'Signed'}: the round is complete"
     if table.forfeit:
         return "Forfeit"
     if table.signed:
@@ -78,7 +82,9 @@ def table_done(table: Table) -> str:
 
 
 def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = None) -> ClockView | None:
-    """The clock of a round or table as a page shows it; None when it has not started."""
+    """The clock of a round or table as a page shows it; None when it has not started. Once the round is complete
+    (``Round.completed_at``, stored by the service that signed its last sheet) it has stopped: every page says
+    so instead of counting."""
     clock = record.clock
     if not clock.started:
         return None
@@ -94,7 +100,7 @@ def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = Non
         now_ms=int(now.timestamp() * 1000),
         time_called_after=called,
         plays_on=isinstance(record, Table) and record.plays_on_after_time,
-        done=table_done(record) if isinstance(record, Table) else "",
+        done=table_done(record) if isinstance(record, Table) else ROUND_COMPLETE if record.complete else "",
     )
 
 

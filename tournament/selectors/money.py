@@ -8,11 +8,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Q
-
 from scoring import Seat
 from scoring.money import Placed, house_share, placing_payouts, side_pot_payouts
-from tournament.models import Hand, Payment, Payout, PlayoffMatch, Pot, Round, Team, Tournament
+from tournament.models import Hand, Payment, Payout, Pot, Team, Tournament
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.placings import tournament_placings
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.teams import teams_with_players
@@ -108,26 +107,13 @@ def desk_money(tournament: Tournament, teams: list[Team] | None = None) -> DeskM
 
 
 def money_placings(tournament: Tournament) -> tuple[list[tuple[Team, int]], bool]:
-    """The placings (team, place) the money is paid by, and whether they are final: the playoff's final placings once
-    every match is decided; without a playoff (none seeded), the standings once every qualifying round is
-    signed; else the standings so far, for a preview."""
+    """The placings (team, place) the money is paid by, and whether they are final: the final placings once the
+    tournament is over (``tournament_placings``: the playoff decided, or without a playoff every qualifying round
+    signed); else the standings so far, for a preview."""
     placings = tournament_placings(tournament)
     if placings is not None:
         return [(p.team, p.place) for p in placings], True
-    return [(row.team, row.place) for row in tournament_standings(tournament)], _qualifying_only_done(tournament)
-
-
-def _qualifying_only_done(tournament: Tournament) -> bool:
-    if PlayoffMatch.objects.filter(tournament=tournament).exists() or tournament.playoff_seeds.exists():
-        return False
-    complete = (
-        Round.objects.filter(tournament=tournament, kind=Round.Kind.QUALIFYING)
-        .exclude(status=Round.Status.DRAFT)
-        .annotate(tables_count=Count("tables"), unsigned=Count("tables", filter=Q(tables__locked_at__isnull=True)))
-        .filter(tables_count__gt=0, unsigned=0)
-        .count()
-    )
-    return complete >= tournament.qualifying_rounds
+    return [(row.team, row.place) for row in tournament_standings(tournament)], False
 
 
 def bostons_made(tournament: Tournament) -> dict[int, int]:
@@ -152,6 +138,10 @@ class SheetLine:
     amount: Decimal
     paid: Payout | None
     bostons: int | None = None
+
+    @property
+    def pot_name(self) -> str:
+        return PRIZE_FROM[self.pot]
 
     @property
     def differs(self) -> bool:
@@ -273,3 +263,10 @@ def payout_sheet(tournament: Tournament) -> PayoutSheet:
 def team_payouts(team: Team):
     """The prizes handed to a team, for its own page (the team sees only its own)."""
     return Payout.objects.filter(team=team).order_by("pot")
+
+
+def team_prizes(team: Team) -> list[SheetLine]:
+    """The team's prizes on the payout sheet once the placings are final (none before), for its own page: paid or
+    still to collect at the desk."""
+    sheet = payout_sheet(team.tournament)
+    return [line for line in sheet.lines if line.team.pk == team.pk] if sheet.final else []

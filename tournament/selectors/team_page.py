@@ -6,6 +6,8 @@ from django.db.models import Prefetch
 
 from scoring import Pair
 from tournament.models import Hand, HandSubmission, Round, Seating, Signature, Table, Team, Tournament
+from tournament.selectors.money import SheetLine, team_prizes
+from tournament.selectors.placings import TeamFinish, team_finish
 from tournament.selectors.prefetch import members, penalties, seatings
 from tournament.selectors.tables import SeatView, table_seats
 from tournament.selectors.teams import TeamRound, team_rounds
@@ -28,6 +30,8 @@ class TeamNow:
     rounds: list[TeamRound] = field(default_factory=list)
     later: Seating | None = None
     later_opponent: Team | None = None
+    finish: TeamFinish | None = None
+    prizes: list[SheetLine] = field(default_factory=list)
 
     @property
     def mode(self) -> str:
@@ -69,9 +73,12 @@ def team_now(team: Team) -> TeamNow:
     """Everything the team's page shows, in a fixed number of queries.
 
     The table is the team's latest, unless a round was published while the team still played an earlier
-    one (the logged override): that unsigned sheet comes first, and the latest table is ``later``.
+    one (the logged override): that unsigned sheet comes first, and the latest table is ``later``. Once the
+    team's part in the tournament is over, ``finish`` says where it ended, with its prizes once placed.
     """
-    now = TeamNow(team=team, rounds=team_rounds(team))
+    now = TeamNow(team=team, rounds=team_rounds(team), finish=team_finish(team))
+    if now.finish is not None and now.finish.placing is not None:
+        now.prizes = team_prizes(team)
     seating = (
         Seating.objects.filter(team=team)
         .exclude(round__status=Round.Status.DRAFT)

@@ -3,16 +3,57 @@ table; at time a table finishes the hand in play, and the sheet is complete with
 
 Each table keeps its own clock (the round's, plus what was added to it alone), so every page reads one table's
 time from its own row. The round keeps the clock the projector shows.
+
+Once every table of the round is signed (a forfeit is signed as declared), the round is complete: the service
+that signed the last sheet stores it (``round_completion_store``), the clock stops there and every page that
+shows it says the round is complete. A sheet opened again (a forfeit undone) or a playoff table opened in the
+round makes it incomplete again: the round's clock then shows what is left of its time, as the tables' own
+clocks, which never stopped, do.
 """
 
 from django.db import transaction
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from scoring import Clock, ScoringError, clock_text
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Round, Table
+from tournament.models import LogEntry, PlayoffMatch, Round, Table
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
+
+
+def _completed_at(round_: Round):
+    """When the round's last sheet was signed, if every table of it is signed and (a playoff round) no match of
+    its stage waits for its teams to open its table; else None."""
+    if round_.status == Round.Status.DRAFT:
+        return None
+    tables = round_.tables.aggregate(
+        count=Count("pk"), playing=Count("pk", filter=Q(locked_at__isnull=True)), last=Max("locked_at")
+    )
+    if not tables["count"] or tables["playing"]:
+        return None
+    if round_.kind == Round.Kind.PLAYOFF:
+        stages = PlayoffMatch.objects.filter(table__round=round_).values("stage")
+        waiting = PlayoffMatch.objects.filter(
+            tournament_id=round_.tournament_id, stage__in=stages, not_needed=False, table__isnull=True
+        )
+        if waiting.exists():
+            return None
+    return tables["last"]
+
+
+def round_completion_store(*, round: Round) -> Round:
+    """Store whether the round is complete, and since when (its last signature), in the transaction of the service
+    that signed, forfeited, reopened or opened one of its tables: the round's clock stops when its last sheet is
+    signed. Signers at different tables take turns here only (PostgreSQL: ``FOR NO KEY UPDATE`` on the round,
+    which the saves' ``FOR KEY SHARE`` does not wait for), so the last of two signing at once sees the other's
+    signature."""
+    round_ = Round.objects.select_for_update(no_key=True).get(pk=round.pk)
+    completed_at = _completed_at(round_)
+    if completed_at != round_.completed_at:
+        Round.objects.filter(pk=round_.pk).update(completed_at=completed_at)
+    round.completed_at = completed_at
+    return round
 
 
 def _clock_set(record: Round | Table, clock: Clock) -> None:
@@ -31,6 +72,8 @@ def _round_locked(round: Round) -> Round:
     round_ = Round.objects.select_for_update().select_related("tournament__event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise ServiceError(f"{round_.title} is not being played: its clock runs only while it is published.")
+    if round_.complete:
+        raise ServiceError(f"{round_.title} is complete: every sheet is signed, and its clock has stopped.")
     return round_
 
 

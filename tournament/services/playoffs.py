@@ -12,6 +12,7 @@ from tournament.roles import is_director
 from tournament.selectors import playoff_champion
 from tournament.selectors.standings import tournament_standings
 from tournament.services.changes import Changed, changed
+from tournament.services.clock import round_completion_store
 from tournament.services.log import Actor, actor_of, log_write
 
 
@@ -241,6 +242,7 @@ def _open_table(tournament: Tournament, match: PlayoffMatch, labels: list[str]) 
             Seating(round=round_, team=match.bottom_team, table=table, pair=Pair.EAST_WEST),
         ]
     )
+    round_completion_store(round=round_)
     return table
 
 

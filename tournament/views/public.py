@@ -162,7 +162,9 @@ def draw_fragment(request, tournament):
 @public_page(team_page=True)
 def team(request, tournament, number):
     team = get_object_or_404(selectors.teams_with_players(tournament), number=number)
-    context = tournament_context(tournament, team=team, rounds=selectors.team_rounds(team))
+    context = tournament_context(
+        tournament, team=team, rounds=selectors.team_rounds(team), finish=selectors.team_finish(team)
+    )
     return render(request, "public/team.html", context)
 
 

@@ -107,7 +107,7 @@ def _page(request, team: Team, status=200, **overrides):
         else None,
         "double": team.tournament.double_entry,
         "enters": now.table is not None and _enters(now),
-        "clock": clock_view(now.table, team.tournament.rules) if now.table and not now.table.signed else None,
+        "clock": clock_view(now.table, team.tournament.rules) if now.table else None,
         "new_table": _new_table(request, team, now),
     }
     context.update(overrides)

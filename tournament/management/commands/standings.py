@@ -75,7 +75,7 @@ class Command(TournamentCommand):
     def placings(self, tournament, output):
         placings = tournament_placings(tournament)
         if placings is None:
-            raise CommandError(f"{tournament.name} has no final placings yet: every playoff match must be decided.")
+            raise CommandError(f"{tournament.name} has no final placings yet: it is not over.")
         if output == "json":
             self.stdout.write(json_of(api_data.placings(tournament)))
             return

@@ -47,6 +47,7 @@ from tournament.services.archive.sheets import (
     tables_store,
 )
 from tournament.services.changes import Changed, changed
+from tournament.services.clock import round_completion_store
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
@@ -363,6 +364,8 @@ def _import_tournament(
     elif playoff_tables:
         refuse(f"{path}.playoff.published_at", "tables play playoff matches, but the bracket was never published")
     _check_placings(tournament, entry.playoff.placings, f"{path}.playoff.placings")
+    for round_ in rounds:
+        round_completion_store(round=round_)
     _import_substitutes(entry.substitutes, f"{path}.substitutes", {r.number: r for r in rounds}, team, player)
     return tournament
 

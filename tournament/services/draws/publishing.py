@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Tournament
+from tournament.services.clock import round_completion_store
 from tournament.services.draws.editing import draft_locked, draw_problems
 from tournament.services.draws.making import draw_changed, still_playing_check
 from tournament.services.log import Actor
@@ -55,6 +56,7 @@ def round_unpublish(*, round: Round, actor: Actor | None = None) -> Round:
     round_.status = Round.Status.DRAFT
     round_.published_at = None
     round_.save(update_fields=["status", "published_at"])
+    round_completion_store(round=round_)
     round_.tables.update(first_dealer="", next_dealer="", disputed_at=None, dispute_note="")
     draw_changed(
         round_,

@@ -2,9 +2,10 @@
 
 It locks the table and checks the version the person was looking at, decides whether the change is a
 staff correction (refusing what the table link may not do), makes the change, rescores the whole sheet
-through the engine (refusing the change if the rules do), voids signatures a change invalidates, writes
-the history, says what the change moves on the public pages (``services.changes``) and carries a playoff
-result on through the bracket. A new kind of change is an ``edit``.
+through the engine (refusing the change if the rules do), voids signatures a change invalidates, stores whether
+the round is complete when the sheet is signed or opened again, writes the history, says what the change moves
+on the public pages (``services.changes``) and carries a playoff result on through the bracket. A new kind of
+change is an ``edit``.
 """
 
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from django.db import connection, models, transaction
 from tournament.errors import ServiceError
 from tournament.models import Event, LogEntry, Round, Table, Tournament
 from tournament.services.changes import Changed, changed
+from tournament.services.clock import round_completion_store
 from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import TABLE_RESULTS, table_recompute
@@ -223,6 +225,9 @@ def sheet_write(
     change = edit(table, correction)
     if change is None:
         return None
+    if table.signed != signed_before:
+        # Signed (or a forfeit declared), or opened again: the round may now be complete, or no longer.
+        round_completion_store(round=table.round)
     if scored:
         table_recompute(table, results_to=change.held_records(), table_results=False)
     change.settle(reload=not scored)

@@ -6,8 +6,15 @@ from django.utils import timezone
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Team
+from tournament.selectors.placings import team_finish
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, log_write
+
+
+def _still_playing_check(team: Team) -> None:
+    """Nothing is asked of the desk once the team's part in the tournament is over (a page opened before)."""
+    if team_finish(team) is not None:
+        raise ServiceError("Your team's part in the tournament is over: there is nothing more to tell the desk.")
 
 
 @transaction.atomic
@@ -15,6 +22,7 @@ def team_self_check_in(*, team: Team, actor: Actor) -> Team:
     team = Team.objects.select_for_update().get(pk=team.pk)
     if team.withdrawn:
         raise ServiceError("Your team has withdrawn: see the desk to play again.")
+    _still_playing_check(team)
     if team.checked_in:
         raise ServiceError("Your team is already checked in.")
     team.checked_in = True
@@ -30,6 +38,7 @@ def team_withdraw_request(*, team: Team, actor: Actor) -> Team:
     team = Team.objects.select_for_update().get(pk=team.pk)
     if team.withdrawn:
         raise ServiceError("Your team has already withdrawn.")
+    _still_playing_check(team)
     if team.withdraw_requested_at is not None:
         raise ServiceError("Your team has already asked to withdraw: the director confirms it at the desk.")
     team.withdraw_requested_at = timezone.now()

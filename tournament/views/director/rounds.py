@@ -242,4 +242,7 @@ def round_live(request, slug, number):
 def round_live_fragment(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
-    return render(request, "director/_live_tables.html", _live_context(request, tournament, round_))
+    # A round just completed: the fragment also brings the clock's section, stopped, in place of the one counting.
+    return render(
+        request, "director/_live_tables.html", {**_live_context(request, tournament, round_), "fragment": True}
+    )

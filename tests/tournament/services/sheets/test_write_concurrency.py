@@ -123,3 +123,40 @@ def test_a_save_waits_for_the_round_being_unpublished_and_is_refused(tournament,
     assert waited, "the save went on while the round was being unpublished"
     assert isinstance(outcome[0], ServiceError) and outcome[0].message == "This round is not published yet."
     assert table.hands.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_sheets_signed_at_once_leave_the_round_complete(tournament, make_teams, sheet):
+    """The last two tables of a round are signed at once: the second to store whether the round is complete waits
+    for the first's commit and sees its signature, so the round is complete and its clock stops (neither sees
+    the other's table still playing)."""
+    _postgres_only()
+    make_teams(tournament, 4)
+    round_ = round_published(tournament)
+    first, second = round_.tables.order_by("number")
+    last_signers = {}
+    for table in (first, second):
+        sheet.play(table, sign=False)
+        sheet.sign(table, "NS", table.team_at("NS").members[0].player)
+        last_signers[table.pk] = table.team_at("EW").members[0].player
+    holding, release = threading.Event(), threading.Event()
+
+    def first_signature_left_open():
+        with transaction.atomic():
+            sheet.sign(first, "EW", last_signers[first.pk])
+            holding.set()
+            release.wait(timeout=30)
+
+    held, _ = _in_thread(first_signature_left_open)
+    try:
+        assert holding.wait(timeout=10)
+        signing, outcome = _in_thread(lambda: sheet.sign(second, "EW", last_signers[second.pk]))
+        signing.join(timeout=2)
+        assert signing.is_alive(), "the second signature did not wait to see the first"
+    finally:
+        release.set()
+        held.join(timeout=30)
+    signing.join(timeout=30)
+    assert not isinstance(outcome[0], ServiceError)
+    round_.refresh_from_db()
+    assert round_.complete
