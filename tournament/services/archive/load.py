@@ -49,6 +49,7 @@ from tournament.services.archive.sheets import (
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
+from tournament.services.ratings import RATINGS_FOLLOWED, ratings_follow_players
 from tournament.services.teams.codes import unused_team_codes
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -246,6 +247,8 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
         summary += f"; {linked} players linked to {len(set(persons.values()))} persons, in {series} series"
     if renewed:
         summary += f"; new codes for {len(renewed)} teams whose code another team here holds"
+    if linked and ratings_follow_players(players=[player for player in players.values() if player.person_id]):
+        summary += RATINGS_FOLLOWED
     log_write(actor=actor_of(actor), action=LogEntry.Action.EVENT_IMPORTED, summary=summary, event=event)
     return ImportReport(event=event, new_codes=renewed)
 
