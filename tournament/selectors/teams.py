@@ -1,13 +1,14 @@
 """Teams with their players, the desk's search, and a team's rounds for its public page."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, prefetch_related_objects
 
 from scoring import Pair
 from tournament.models import Hand, Round, Seating, Table, Team, Tournament
 from tournament.selectors.prefetch import members, penalties
+from tournament.selectors.tables import SeatView, rounds_substitutes, seats_of
 
 
 def teams_with_players(tournament: Tournament) -> QuerySet[Team]:
@@ -28,7 +29,8 @@ def teams_search(tournament: Tournament, query: str = "") -> QuerySet[Team]:
 
 @dataclass(frozen=True)
 class TeamRound:
-    """One round of a team's page: where it sat, against whom, the hands and the result."""
+    """One round of a team's page: where it sat, against whom, who sat where (a substitute included), the hands
+    and the result."""
 
     round: Round
     table: Table | None
@@ -36,6 +38,7 @@ class TeamRound:
     opponent: Team | None
     hands: list
     sat_out: bool = False
+    seats: list[SeatView] = field(default_factory=list)
 
     @property
     def points_for(self) -> int:
@@ -77,6 +80,8 @@ def team_rounds(team: Team) -> list[TeamRound]:
     hands = {}
     for hand in Hand.objects.filter(table_id__in=table_ids).prefetch_related(penalties()).order_by("sequence"):
         hands.setdefault(hand.table_id, []).append(hand)
+    prefetch_related_objects([team], members())
+    substitutes = rounds_substitutes(s.round_id for s in seatings if s.table_id)
     played = [
         TeamRound(
             round=s.round,
@@ -84,6 +89,9 @@ def team_rounds(team: Team) -> list[TeamRound]:
             pair=s.pair,
             opponent=opponents.get(s.table_id),
             hands=hands.get(s.table_id, []),
+            seats=seats_of({Pair(s.pair): team, Pair(s.pair).other: opponents.get(s.table_id)}, substitutes[s.round_id])
+            if s.table_id
+            else [],
         )
         for s in seatings
     ]

@@ -345,11 +345,23 @@ def _import_tournament(
         Round(tournament=tournament, **model_values(round_entry, Round)) for round_entry in entry.rounds
     )
     set_times_bulk(Round, rounds, [round_entry.created_at for round_entry in entry.rounds])
+    substitutes = _import_substitutes(
+        entry.substitutes, f"{path}.substitutes", {r.number: r for r in rounds}, team, player, members
+    )
     seatings: list[Seating] = []
     builds: list[TableBuild] = []
     for r_index, (round_, round_entry) in enumerate(zip(rounds, entry.rounds, strict=True)):
         builds += _import_round(
-            round_, round_entry, f"{path}.rounds[{r_index}]", team, player, members, user_pk, as_copy, seatings
+            round_,
+            round_entry,
+            f"{path}.rounds[{r_index}]",
+            team,
+            player,
+            members,
+            substitutes,
+            user_pk,
+            as_copy,
+            seatings,
         )
     tables_store(builds)
     Seating.objects.bulk_create(seatings)
@@ -364,27 +376,30 @@ def _import_tournament(
     elif playoff_tables:
         refuse(f"{path}.playoff.published_at", "tables play playoff matches, but the bracket was never published")
     _check_placings(tournament, entry.playoff.placings, f"{path}.playoff.placings")
-    _import_substitutes(entry.substitutes, f"{path}.substitutes", {r.number: r for r in rounds}, team, player)
     return tournament
 
 
-def _import_substitutes(entries: list[schema.SubstituteData], path: str, rounds: dict, team, player) -> None:
-    """Substitutes of the tournament's rounds: one a team and round, for one of the team's own players."""
-    seen = set()
+def _import_substitutes(
+    entries: list[schema.SubstituteData], path: str, rounds: dict, team, player, members
+) -> dict[tuple[int, int], Substitute]:
+    """Substitutes of the tournament's rounds: one a team and round, for one of the team's own players. Made
+    before the sheets, which a substitute may have signed; returned by (round number, team number)."""
+    made: dict[tuple[int, int], Substitute] = {}
     for index, item in enumerate(entries):
         where = f"{path}[{index}]"
         if item.round not in rounds:
             refuse(f"{where}.round", f"no round {item.round} in this tournament")
         owner = team(item.team, f"{where}.team")
         replaced = player(item.replaces, f"{where}.replaces")
-        if not owner.memberships.filter(player=replaced).exists():
+        if replaced.pk not in members[owner.pk]:
             refuse(f"{where}.replaces", f"player {item.replaces} is not on team {item.team}")
-        if (item.team, item.round) in seen:
+        if (item.round, item.team) in made:
             refuse(where, "a team plays a round with one substitute at most")
-        seen.add((item.team, item.round))
-        Substitute.objects.create(
+        made[(item.round, item.team)] = Substitute(
             round=rounds[item.round], team=owner, replaces=replaced, name=item.name, reason=item.reason
         )
+    Substitute.objects.bulk_create(made.values())
+    return made
 
 
 def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:
@@ -410,7 +425,7 @@ def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str
 
 
 def _import_round(
-    round_: Round, entry: schema.RoundData, path, team, player, members, user_pk, as_copy, seatings
+    round_: Round, entry: schema.RoundData, path, team, player, members, substitutes, user_pk, as_copy, seatings
 ) -> list[TableBuild]:
     """A round's byes and tables, checked and made (stored by the caller with the tournament's others)."""
     in_round: dict[int, str] = {}
@@ -434,7 +449,7 @@ def _import_round(
         table_numbers.add(table_entry.number)
         if table_entry.playoff_match and entry.kind != Round.Kind.PLAYOFF:
             refuse(f"{t_path}.playoff_match", "only a playoff round's tables play playoff matches")
-        builds.append(table_build(round_, table_entry, t_path, seat, player, members, user_pk, as_copy))
+        builds.append(table_build(round_, table_entry, t_path, seat, player, members, substitutes, user_pk, as_copy))
     return builds
 
 
