@@ -77,7 +77,7 @@ class TournamentStatisticsOut(Schema):
 class PersonTournamentOut(Schema):
     tournament: str
     event: str
-    team: int
+    team: int | None
     partner: str
     placing: str
     qualifying_rounds_won: int
@@ -147,9 +147,9 @@ def get_series(request, slug: str):
                 "linked": row.linked,
                 "points": float(row.total),
                 "by_tournament": [
-                    {"tournament": tournament.slug, "points": float(row.points[tournament.pk])}
+                    {"tournament": tournament.slug, "points": float(row.points_shown[tournament.pk])}
                     for tournament in tournaments
-                    if tournament.pk in row.points
+                    if tournament.pk in row.points_shown
                 ],
             }
             for row in standings.rows
@@ -191,7 +191,7 @@ def get_person(request, person_id: int):
             PersonTournamentOut(
                 tournament=row.tournament.slug,
                 event=row.tournament.event.name,
-                team=row.member.team.number,
+                team=row.member.team.number if row.team_shown else None,
                 partner=row.partner,
                 placing=row.outcome.reached,
                 qualifying_rounds_won=row.outcome.qualifying_wins,

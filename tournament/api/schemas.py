@@ -69,12 +69,11 @@ class TeamOut(Schema):
     team_name: str = Field(validation_alias=AliasChoices("team_name", "name"))
     city: str
     players: list[str] = read("player_name_list", "players")
-    withdrawn: bool
+    withdrawn: bool = Field(
+        description="The director has withdrawn the team. A team's own request to withdraw is not public until then."
+    )
     checked_in: bool = Field(description="The team is here today (checked in at the desk or on its own page).")
     checked_in_by_team: bool = Field(description="The team checked itself in on its own page.")
-    withdrawal_requested: bool = Field(
-        description="The team asked on its page to withdraw after this round; the director has not confirmed it."
-    )
 
 
 class PenaltyOut(Schema):

@@ -55,6 +55,12 @@ def _seat_choices(seats):
     return [(seat.seat.value, f"{seat.seat} · {seat.name}" if seat.player else seat.label) for seat in seats]
 
 
+def _signer_choices(signers):
+    """The sign form's names: the two who sat for the team this round (``team_signers``), a substitute named as
+    such."""
+    return [(seat.signer, seat.shown) for seat in signers]
+
+
 def team_out_of_turn_field() -> forms.ChoiceField:
     """The team whose deal or bid out of turn caused a re-deal (the sheet's and a team's own re-deal form)."""
     return forms.ChoiceField(
@@ -285,12 +291,14 @@ def code_field(label: str = "Team code") -> forms.CharField:
 
 
 def signer_field():
-    """The player who signs for the team, chosen by name."""
-    return forms.TypedChoiceField(
-        coerce=int,
+    """Who signs for the team, chosen by name: one of the two who sat for it this round (``SeatView.signer``)."""
+    return forms.ChoiceField(
         widget=ChoiceButtons,
         label="I confirm this sheet",
-        error_messages={"required": "Choose your name: the player who signs for the team."},
+        error_messages={
+            "required": "Choose your name: the player who signs for the team.",
+            "invalid_choice": "That name does not sign for the team this round: choose one of the names shown.",
+        },
     )
 
 
@@ -303,9 +311,9 @@ class SignForm(forms.Form):
     player = signer_field()
     code = code_field()
 
-    def __init__(self, *args, players, code_known: bool = False, **kwargs):
+    def __init__(self, *args, signers, code_known: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(player.pk, player.name) for player in players]
+        self.fields["player"].choices = _signer_choices(signers)
         if code_known:
             del self.fields["code"]
 
@@ -353,9 +361,9 @@ class TeamSignForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     player = signer_field()
 
-    def __init__(self, *args, players, **kwargs):
+    def __init__(self, *args, signers, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [(player.pk, player.name) for player in players]
+        self.fields["player"].choices = _signer_choices(signers)
 
 
 class TeamRedealForm(forms.Form):

@@ -178,20 +178,41 @@ class Penalty(models.Model):
 
 
 class Signature(models.Model):
-    """A player confirming the sheet for their team; both teams signed locks it."""
+    """A player confirming the sheet for their team; both teams signed locks it. Whoever sat for the team
+    signs: one of its own players, or the substitute approved for the round in a player's place."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="signatures")
     pair = models.CharField(max_length=2, choices=Pair.choices())
-    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="+", null=True, blank=True)
+    substitute = models.ForeignKey(
+        "tournament.Substitute",
+        on_delete=models.RESTRICT,
+        related_name="signatures",
+        null=True,
+        blank=True,
+        help_text="The substitute who signed, in place of the player they replaced that round.",
+    )
     device = models.CharField(max_length=100, blank=True, help_text="The phone the team signed on.")
     signed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "pair"]
-        constraints = [models.UniqueConstraint(fields=["table", "pair"], name="one_signature_per_team")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "pair"], name="one_signature_per_team"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, substitute__isnull=True)
+                | Q(player__isnull=True, substitute__isnull=False),
+                name="signed_by_a_player_or_the_substitute",
+            ),
+        ]
 
     def __str__(self):
-        return f"{self.player.name} signed for {self.get_pair_display()} at table {self.table.number}"
+        return f"{self.signer_name} signed for {self.get_pair_display()} at table {self.table.number}"
+
+    @property
+    def signer_name(self) -> str:
+        """Who signed: the player, or the substitute (select_related both where a page lists signatures)."""
+        return self.substitute.name if self.substitute_id else self.player.name
 
 
 class HandSubmission(models.Model):

@@ -41,10 +41,13 @@ from tournament.selectors.tables import (
     SheetView,
     bare_seats,
     round_substitutes,
+    rounds_substitutes,
+    seats_of,
     table_by_secret,
     table_history,
     table_seats,
     table_sheet,
+    team_signers,
 )
 from tournament.selectors.teams import TeamRound, team_rounds, team_sat_out_rounds, teams_search, teams_with_players
 
@@ -87,6 +90,8 @@ __all__ = [
     "rounds_in_play",
     "rounds_of",
     "rounds_sitting_out",
+    "rounds_substitutes",
+    "seats_of",
     "table_by_secret",
     "table_history",
     "table_seats",
@@ -94,6 +99,7 @@ __all__ = [
     "team_finish",
     "team_rounds",
     "team_sat_out_rounds",
+    "team_signers",
     "teams_search",
     "teams_with_players",
     "tournament_champion",

@@ -115,10 +115,14 @@ def person_log() -> QuerySet[LogEntry]:
 
 @dataclass(frozen=True)
 class PersonTournament:
+    """One tournament of a person. With a partner hidden at their request, the team (its number and its page,
+    which name the partner as registered for the event) is not given: nothing leads from here to them."""
+
     member: TeamMember
     partner: str
     partner_id: int | None
     outcome: Outcome
+    team_shown: bool = True
 
     @property
     def tournament(self):
@@ -144,7 +148,8 @@ def person_public(person_id: int) -> Person:
 
 def person_page(person: Person) -> PersonPage:
     """Every tournament the person played (team, partner, placing), their series points, statistics and
-    rating. A hidden partner is "a player". Fixed queries whatever the number of events in the database."""
+    rating. A hidden partner is "a player", and that tournament's team is not given. Fixed queries whatever
+    the number of events in the database."""
     memberships = list(
         TeamMember.objects.filter(player__person=person)
         .select_related("team__tournament__event", "player")
@@ -159,13 +164,15 @@ def person_page(person: Person) -> PersonPage:
     for member in memberships:
         partner = next((m for m in member.team.memberships.all() if m.player_id != member.player_id), None)
         partner_person = partner.player.person if partner else None
+        hidden = partner_person is not None and partner_person.hidden
         if partner is None:
             name, partner_id = "", None
-        elif partner_person is not None and partner_person.hidden:
+        elif hidden:
             name, partner_id = HIDDEN_NAME, None
         else:
             name, partner_id = partner.player.name, partner_person.pk if partner_person else None
-        rows.append(PersonTournament(member, name, partner_id, outcomes.get(member.team_id, Outcome())))
+        outcome = outcomes.get(member.team_id, Outcome())
+        rows.append(PersonTournament(member, name, partner_id, outcome, team_shown=not hidden))
     stored = PersonRating.objects.filter(person=person).first()
     rating = Rating(stored.rating, stored.deviation, stored.volatility, stored.rounds) if stored else None
     return PersonPage(

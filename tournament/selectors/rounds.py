@@ -111,14 +111,19 @@ def round_is_live(round_: Round | None) -> bool:
     )
 
 
-def draw_matches(tables: list[Table], byes: list[Seating], query: str) -> tuple[list[Table], list[Seating]]:
-    """Tables and byes whose team name, number or a player's name contains the search words."""
+def draw_matches(
+    tables: list[Table], byes: list[Seating], query: str, substitutes: dict | None = None
+) -> tuple[list[Table], list[Seating]]:
+    """Tables and byes whose team name, number or a player's name contains the search words; a substitute
+    playing the round (``substitutes`` from ``round_substitutes``) finds their table by their name too."""
     words = query.casefold().split()
     if not words:
         return tables, byes
+    playing_for = {team_id: substitute.name for (team_id, _), substitute in (substitutes or {}).items()}
 
     def team_matches(team) -> bool:
-        haystack = " ".join([str(team.number), team.display_name, team.player_names, team.city]).casefold()
+        names = [str(team.number), team.display_name, team.player_names, team.city, playing_for.get(team.pk, "")]
+        haystack = " ".join(names).casefold()
         return all(word in haystack for word in words)
 
     found_tables = [table for table in tables if any(team_matches(s.team) for s in table.seatings.all())]
@@ -138,7 +143,7 @@ def round_sheets(round_: Round) -> list[Table]:
                 queryset=Penalty.objects.filter(hand__isnull=True).order_by("created_at", "pk"),
                 to_attr="rulings",
             ),
-            Prefetch("signatures", queryset=Signature.objects.select_related("player")),
+            Prefetch("signatures", queryset=Signature.objects.select_related("player", "substitute")),
             Prefetch(
                 "changes",
                 queryset=LogEntry.objects.filter(correction=True).order_by("version", "pk"),

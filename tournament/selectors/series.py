@@ -22,13 +22,17 @@ def series_get(slug: str) -> Series:
 
 @dataclass
 class SeriesRow:
-    """One person (or a player not yet linked to a person) with their points per tournament."""
+    """One person (or a player not yet linked to a person) with their points per tournament.
+
+    A person hidden at their request keeps their place and total as "a player", but not their points per
+    tournament: those name the teams they played on, and the event's pages name each team's players."""
 
     key: tuple
     name: str
     city: str
     person_id: int | None
     linked: bool
+    hidden: bool = False
     points: dict[int, Fraction] = field(default_factory=dict)
     place: str = ""
     cells: list[str] = field(default_factory=list)
@@ -41,8 +45,14 @@ class SeriesRow:
     def total_text(self) -> str:
         return points_text(self.total)
 
+    @property
+    def points_shown(self) -> dict[int, Fraction]:
+        """The points per tournament the public may see: none for a hidden person."""
+        return {} if self.hidden else self.points
+
     def points_in(self, tournament_id: int) -> str:
-        return points_text(self.points[tournament_id]) if tournament_id in self.points else ""
+        shown = self.points_shown
+        return points_text(shown[tournament_id]) if tournament_id in shown else ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,10 @@ class SeriesStandings:
     series: Series
     tournaments: list
     rows: list[SeriesRow]
+
+    @property
+    def hidden_rows(self) -> bool:
+        return any(row.hidden for row in self.rows)
 
 
 MEMBER_FIELDS = (
@@ -69,7 +83,7 @@ def _row_for(player_id, name, city, person_id, person_name, person_city, hidden)
     if person_id is None:
         return SeriesRow(("player", player_id), name, city, None, False)
     if hidden:
-        return SeriesRow(("person", person_id), HIDDEN_NAME, "", None, True)
+        return SeriesRow(("person", person_id), HIDDEN_NAME, "", None, True, hidden=True)
     return SeriesRow(("person", person_id), person_name, person_city, person_id, True)
 
 

@@ -113,7 +113,7 @@ def team_now(team: Team) -> TeamNow:
         .prefetch_related(
             seatings(),
             Prefetch("hands", queryset=Hand.objects.order_by("sequence").prefetch_related(penalties())),
-            Prefetch("signatures", queryset=Signature.objects.select_related("player")),
+            Prefetch("signatures", queryset=Signature.objects.select_related("player", "substitute")),
             Prefetch("submissions", queryset=HandSubmission.objects.order_by("sequence")),
         )
         .get(pk=seating.table_id)

@@ -1,14 +1,15 @@
 """Teams with their players, the desk's search, and a team's rounds for its public page."""
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, prefetch_related_objects
 
 from scoring import Pair, Result, TeamOutcome, team_outcome
 from tournament.models import Hand, Round, Seating, Table, Team, Tournament
 from tournament.selectors.prefetch import members, penalties
 from tournament.selectors.standings import round_credits
+from tournament.selectors.tables import SeatView, rounds_substitutes, seats_of
 
 
 def teams_with_players(tournament: Tournament) -> QuerySet[Team]:
@@ -29,8 +30,9 @@ def teams_search(tournament: Tournament, query: str = "") -> QuerySet[Team]:
 
 @dataclass(frozen=True)
 class TeamRound:
-    """One round of a team's page: where it sat, against whom, the hands, and what the round came to for the team
-    (``outcome``: the result and the points the standings count, the same on every surface)."""
+    """One round of a team's page: where it sat, against whom, who sat where (a substitute included), the hands,
+    and what the round came to for the team (``outcome``: the result and the points the standings count, the same on
+    every surface)."""
 
     round: Round
     table: Table | None
@@ -39,6 +41,7 @@ class TeamRound:
     hands: list
     outcome: TeamOutcome
     sat_out: bool = False
+    seats: list[SeatView] = field(default_factory=list)
 
 
 def team_rounds(team: Team) -> list[TeamRound]:
@@ -62,6 +65,8 @@ def team_rounds(team: Team) -> list[TeamRound]:
     for hand in Hand.objects.filter(table_id__in=table_ids).prefetch_related(penalties()).order_by("sequence"):
         hands.setdefault(hand.table_id, []).append(hand)
     credits = round_credits(team.tournament, [team.pk]) if seatings else {}
+    prefetch_related_objects([team], members())
+    substitutes = rounds_substitutes(s.round_id for s in seatings if s.table_id)
     played = [
         TeamRound(
             round=s.round,
@@ -74,6 +79,9 @@ def team_rounds(team: Team) -> list[TeamRound]:
                 Pair(s.pair) if s.pair else None,
                 credit=credits.get((s.round_id, team.pk)),
             ),
+            seats=seats_of({Pair(s.pair): team, Pair(s.pair).other: opponents.get(s.table_id)}, substitutes[s.round_id])
+            if s.table_id
+            else [],
         )
         for s in seatings
     ]

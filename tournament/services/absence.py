@@ -9,7 +9,7 @@ from django.utils import dateformat, timezone
 
 from scoring import Absent, forfeit_allowed_from
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Player, Round, Seating, SitOut, Substitute, Table, Team
+from tournament.models import LogEntry, Player, Round, Seating, Signature, SitOut, Substitute, Table, Team
 from tournament.selectors.teams import absent_twice
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write, team_log_write
@@ -194,6 +194,8 @@ def substitute_approve(
         )
     if seating.table.signed:
         raise ServiceError(f"{team}'s sheet of {round.title.lower()} is signed: it was played as it stands.")
+    if Signature.objects.filter(table=seating.table, player=replaces).exists():
+        raise ServiceError(f"{replaces.name} has signed the sheet for {team}: they played the round.", field="replaces")
     if round.status == Round.Status.CLOSED:
         raise ServiceError(f"{round.title} is closed.")
     substitute = Substitute.objects.create(round=round, team=team, replaces=replaces, name=name, reason=reason)
@@ -217,6 +219,8 @@ def substitute_remove(*, substitute: Substitute, actor: Actor | None = None) -> 
     seating = Seating.objects.filter(team=substitute.team, round=substitute.round).select_related("table").first()
     if seating is not None and seating.table is not None and seating.table.signed:
         raise ServiceError("The sheet is signed: the substitute played that round.")
+    if substitute.signatures.exists():
+        raise ServiceError(f"{substitute.name} has signed the sheet for {substitute.team}: the substitute played.")
     log_write(
         actor=actor,
         action=LogEntry.Action.SUBSTITUTE_REMOVED,

@@ -6,9 +6,10 @@ Nothing is linked or merged without a director asking: suggestions come from the
 from django.db import transaction
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Person, PersonRating, Player, Seating, TeamMember
+from tournament.models import LogEntry, Person, Player, Seating, TeamMember
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
+from tournament.services.ratings import RATINGS_FOLLOWED, ratings_follow_players
 from tournament.typed import text_checked
 
 
@@ -36,9 +37,12 @@ def _shared_tournament(person: Person, players) -> str | None:
 
 
 def _player_person_set(player: Player, person: Person | None, actor: Actor | None, action: str, summary: str, **change):
-    """Link the player to ``person`` (or unlink it, with None) and log ``action`` with its ``before``/``after``."""
+    """Link the player to ``person`` (or unlink it, with None) and log ``action`` with its ``before``/``after``.
+    The ratings move with the link: a player who played a signed round has every rating made again."""
     player.person = person
     player.save(update_fields=["person"])
+    if ratings_follow_players(players=[player]):
+        summary += RATINGS_FOLLOWED
     log_write(actor=actor_of(actor), action=action, summary=summary, **change)
     changed(Changed.PERSON, [player])
 
@@ -99,7 +103,8 @@ def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) ->
     """Move every player record of ``merge`` to ``keep`` and remove ``merge`` (one human entered twice).
 
     Refused when they played each other, or would be two players of one tournament. The kept person is
-    hidden if either was: a request to stay off the public pages is never lost."""
+    hidden if either was: a request to stay off the public pages is never lost. The ratings follow the moved
+    records."""
     if keep.pk == merge.pk:
         raise ServiceError("Choose two different persons to merge.", field="merge")
     locked = {person.pk: _person_locked(person) for person in sorted([keep, merge], key=lambda person: person.pk)}
@@ -120,17 +125,12 @@ def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) ->
     if merge.hidden and not keep.hidden:
         keep.hidden = True
         keep.save(update_fields=["hidden"])
-    PersonRating.objects.filter(person__in=[keep, merge]).delete()
     summary = f"{merge} (#{merge.pk}) merged into {keep} (#{keep.pk}): {len(players)} player record(s) moved"
+    if ratings_follow_players(players=players):
+        summary += RATINGS_FOLLOWED
     merge.delete()
-    log_write(
-        actor=actor_of(actor),
-        action=LogEntry.Action.PERSONS_MERGED,
-        summary=summary + "; ratings to be recomputed",
-        before=before,
-    )
+    log_write(actor=actor_of(actor), action=LogEntry.Action.PERSONS_MERGED, summary=summary, before=before)
     changed(Changed.PERSON, keep.players.all())
-    changed(Changed.RATINGS)
     return keep
 
 

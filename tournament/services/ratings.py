@@ -4,7 +4,8 @@ are read in a fixed order."""
 
 from collections import defaultdict
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from scoring import Pair
@@ -13,6 +14,10 @@ from tournament.models import LogEntry, PersonRating, Seating, TeamMember, Tourn
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 
+RATINGS_LOCK = 0x52415449  # "RATI": the PostgreSQL advisory lock one rating store holds at a time
+
+RATINGS_FOLLOWED = "; ratings recomputed"  # said in the log entry of a change the ratings followed
+
 ROUND_ORDER = (
     "round__tournament__event__starts_on",
     "round__tournament__created_at",
@@ -20,6 +25,11 @@ ROUND_ORDER = (
     "round__number",
     "table_id",
 )
+
+
+def rated_seatings() -> QuerySet[Seating]:
+    """The seatings a rating is made of: signed tables that were played (a forfeit is no game)."""
+    return Seating.objects.filter(table__locked_at__isnull=False, table__forfeit="")
 
 
 def signed_rounds() -> list[list[RatedMeeting]]:
@@ -34,7 +44,7 @@ def signed_rounds() -> list[list[RatedMeeting]]:
     tables: dict[int, dict] = {}
     order: list[tuple[int, int]] = []
     rows = (
-        Seating.objects.filter(table__locked_at__isnull=False, table__forfeit="")  # a forfeit is no game
+        rated_seatings()
         .order_by(*ROUND_ORDER, "pair")
         .values_list("round_id", "table_id", "pair", "team_id", "table__ns_total", "table__ew_total")
     )
@@ -55,10 +65,19 @@ def signed_rounds() -> list[list[RatedMeeting]]:
     return list(rounds.values())
 
 
-@transaction.atomic
-def ratings_recompute(*, actor: Actor | None = None) -> int:
-    """Every person's rating from scratch; returns how many persons are rated (persons without a signed round
-    have none)."""
+def _ratings_turn_taken() -> None:
+    """One rating store at a time: each reads every link and replaces every rating, so a second one waiting
+    reads the first's links once it has committed (SQLite's IMMEDIATE transactions already take turns)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
+
+
+def ratings_store() -> int:
+    """Every person's rating from scratch over the records as they are now linked, stored in place of the old
+    ones, and said (the tournaments they rank move); returns how many persons are rated. The caller logs why (in
+    its transaction)."""
+    _ratings_turn_taken()
     ratings = rate_history(signed_rounds())
     now = timezone.now()
     PersonRating.objects.all().delete()
@@ -75,13 +94,31 @@ def ratings_recompute(*, actor: Actor | None = None) -> int:
         if key[0] == "person"
     ]
     PersonRating.objects.bulk_create(stored)
+    changed(Changed.RATINGS)
+    return len(stored)
+
+
+def ratings_follow_players(*, players) -> bool:
+    """After ``players`` were linked, unlinked or moved to another person: every rating made again when one of
+    them played a signed round (their rounds changed hands, and so did their opponents' results against them),
+    so the ratings are always the ones a full recompute gives. Says whether it did."""
+    if not rated_seatings().filter(team__memberships__player__in=players).exists():
+        return False
+    ratings_store()
+    return True
+
+
+@transaction.atomic
+def ratings_recompute(*, actor: Actor | None = None) -> int:
+    """Every person's rating from scratch; returns how many persons are rated (persons without a signed round
+    have none)."""
+    rated = ratings_store()
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.RATINGS_RECOMPUTED,
-        summary=f"Ratings recomputed from every signed round: {len(stored)} person(s) rated",
+        summary=f"Ratings recomputed from every signed round: {rated} person(s) rated",
     )
-    changed(Changed.RATINGS)
-    return len(stored)
+    return rated
 
 
 def ratings_said(rated: int) -> str:

@@ -135,9 +135,11 @@ def _draw_context(request, tournament):
     current = selectors.round_current(tournament)
     query = request.GET.get("q", "").strip()
     tables, byes = [], []
-    if current is not None:
-        tables, byes = selectors.draw_matches(selectors.round_tables(current), selectors.round_byes(current), query)
     substitutes = selectors.round_substitutes(current.pk) if current is not None else {}
+    if current is not None:
+        tables, byes = selectors.draw_matches(
+            selectors.round_tables(current), selectors.round_byes(current), query, substitutes
+        )
     seated = [(table, selectors.table_seats(table, substitutes)) for table in tables]
     return tournament_context(
         tournament, round=current, tables=seated, byes=byes, query=query, live=selectors.round_is_live(current)

@@ -15,6 +15,7 @@ from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, T
 from tournament.models import Team
 from tournament.security import client_ip
 from tournament.selectors.clock import clock_view
+from tournament.selectors.tables import SeatView, team_signers
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
@@ -34,6 +35,11 @@ def team_code_opened(request, team: Team) -> str:
     shown it here already and is not asked to type it again."""
     code = _opened(request).get(str(team.pk), "")
     return code if code and code == team.code else ""
+
+
+def signer_of(seat: SeatView) -> dict:
+    """``sheet_sign``'s signer for whoever sat in ``seat``: the substitute of the round, or the player."""
+    return {"substitute": seat.substitute} if seat.substitute else {"player": seat.player}
 
 
 def _team(request, team_id: int) -> Team:
@@ -91,7 +97,7 @@ def _page(request, team: Team, status=200, **overrides):
         "tournament": team.tournament,
         "event": team.tournament.event,
         "now": now,
-        "sign_form": TeamSignForm(initial={"version": version}, players=[member.player for member in team.members]),
+        "sign_form": TeamSignForm(initial={"version": version}, signers=team_signers(now.seats, now.pair)),
         "enter_form": TeamHandForm(
             initial={"version": version, "dealer": now.table.next_dealer or None},
             seats=now.seats,
@@ -148,21 +154,21 @@ def _table_and_pair(team: Team):
 def team_sign(request, team_id):
     team = _team(request, team_id)
     now = _table_and_pair(team)
-    players = {member.player.pk: member.player for member in team.members}
-    form = TeamSignForm(request.POST, players=list(players.values()))
+    signers = {seat.signer: seat for seat in team_signers(now.seats, now.pair)}
+    form = TeamSignForm(request.POST, signers=list(signers.values()))
 
     def sign(version, player):
         return sheets.sheet_sign(
             table=now.table,
             version=version,
             pair=now.pair,
-            player=players[player],
+            **signer_of(signers[player]),
             code=team.code,
             actor=Actor.team(team, device_of(request)),
         )
 
     def signed(signature) -> str:
-        return f"Signed by {signature.player.name} for your team."
+        return f"Signed by {signature.signer_name} for your team."
 
     return _act(request, team, form, sign, signed, drawn=now.may_sign, sign_form=form)
 

@@ -245,7 +245,8 @@ def test_nothing_of_a_seeded_but_unpublished_playoff_shows(client, qualified):  
     assert get(client, f"/tournaments/{slug}")["playoff"]["seeded"] is True
 
 
-def test_the_teams_say_who_is_checked_in_by_whom_and_who_asks_to_withdraw(client, tournament, make_teams):
+def test_the_teams_say_who_is_checked_in_by_whom_and_who_has_withdrawn(client, tournament, make_teams):
+    """A request to withdraw is the team's and the director's until confirmed: the answer says only withdrawn."""
     one, two, three, four = make_teams(tournament, 4, checked_in=False)
     team_self_check_in(team=one, actor=Actor.team(one))
     team_desk_update(team=two, checked_in=True)
@@ -261,21 +262,21 @@ def test_the_teams_say_who_is_checked_in_by_whom_and_who_asks_to_withdraw(client
         team["number"]: (
             team["checked_in"],
             team["checked_in_by_team"],
-            team["withdrawal_requested"],
             team["withdrawn"],
         )
         for team in teams
     }
     assert shown == {
-        one.number: (True, True, False, False),
-        two.number: (True, False, False, False),
-        three.number: (False, False, True, False),
-        four.number: (False, False, False, True),
+        one.number: (True, True, False),
+        two.number: (True, False, False),
+        three.number: (False, False, False),
+        four.number: (False, False, True),
     }
+    assert not any("withdrawal_requested" in team for team in teams)
     one.refresh_from_db(), four.refresh_from_db()
     team_desk_update(team=one, checked_in=False)
     team_desk_update(team=one, checked_in=True)
     team_desk_update(team=four, withdrawn=False)
     teams = {team["number"]: team for team in get(client, f"/tournaments/{tournament.slug}/teams")}
     assert not teams[one.number]["checked_in_by_team"], "checked in again at the desk"
-    assert not teams[four.number]["withdrawal_requested"], "reinstated: the request is closed"
+    assert not teams[four.number]["withdrawn"], "reinstated"

@@ -2,11 +2,15 @@
 and statistics counted hand by hand."""
 
 import datetime
+import io
+import re
 from fractions import Fraction
 
 import pytest
+from django.urls import reverse
+from pypdf import PdfReader
 
-from tests.conftest import round_published
+from tests.conftest import round_published, text_of
 from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (fixture)
 from tournament.errors import ServiceError
 from tournament.models import Person, Player, TeamRecords
@@ -209,8 +213,6 @@ def test_the_api_answers_series_persons_and_statistics(client, spring, fall):
 def test_two_events_from_archives_linked_by_the_director_give_the_series(client, director, spring, fall):
     """Both events go out as archives and come back into an empty database; the director links the players
     from the suggestions on each event's page; the series standing is the one counted by hand above."""
-    from django.urls import reverse
-
     from tournament.models import Event
     from tournament.services.archive import event_export, event_import
 
@@ -238,3 +240,45 @@ def test_two_events_from_archives_linked_by_the_director_give_the_series(client,
         ("2", "Player 0b", Fraction(13, 2)),
         ("3", "Player 2a", Fraction(9, 2)),
     ]
+
+
+def test_nothing_across_events_leads_back_to_a_hidden_champion(client, director, spring, fall):
+    """Spring's champion #1 is Player 0a and 0b; 0a is hidden. The series (page, PDF, API) keeps "a player"'s
+    place and total but not the points per tournament that name team #1; 0b's page and API answer do not give
+    the team whose page names 0a. The event's own team page keeps the names as registered."""
+    _link_everyone()
+    series = series_create(name="Tour")
+    series_tournament_add(series=series, tournament=spring)
+    series_tournament_add(series=series, tournament=fall)
+    hidden = person_update(person=Person.objects.get(name="Player 0a"), hidden=True)
+    partner = Person.objects.get(name="Player 0b")
+
+    answer = client.get(f"/api/v1/series/{series.slug}").json()["standings"]
+    first = answer[0]
+    assert (first["label"], first["name"], first["points"], first["person"]) == ("1", "a player", 7.5, None)
+    assert first["by_tournament"] == [], "6.5 in spring names the champion's players"
+    assert [entry["points"] for entry in answer[1]["by_tournament"]] == [6.5, 0], "0b's own points stay"
+
+    page = client.get(reverse("public:series", args=[series.slug])).content.decode()
+    row = re.search(r"<tr><td>1</td>.*?</tr>", page, re.S).group(0)
+    assert "a player" in row and re.findall(r'<td class="num">([^<]*)</td>', row) == ["", ""]
+    assert "their points per tournament are not shown" in re.sub(r"\s+", " ", page)
+
+    client.force_login(director)
+    pdf = client.get(reverse("director:series_pdf", args=[series.slug])).content
+    lines = "".join(sheet.extract_text() for sheet in PdfReader(io.BytesIO(pdf)).pages).splitlines()
+    line = next(line for line in lines if line.startswith("1 "))
+    assert line.split() == ["1", "a", "player", "7½"], line
+    client.logout()
+
+    team_page = reverse("public:team", args=[spring.slug, 1])
+    partner_page = client.get(reverse("public:person", args=[partner.pk])).content.decode()
+    assert team_page not in partner_page and "a player" in partner_page
+    assert reverse("public:team", args=[fall.slug, 2]) in partner_page, "a visible partner's team keeps its link"
+    record = client.get(f"/api/v1/persons/{partner.pk}").json()["tournaments"]
+    assert [(row["tournament"], row["team"], row["partner"]) for row in record] == [
+        (fall.slug, 2, "Player 1a"),
+        (spring.slug, None, "a player"),
+    ]
+    assert client.get(reverse("public:person", args=[hidden.pk])).status_code == 404
+    assert "Player 0a" in text_of(client.get(team_page)), "the event's own page names the team as registered"

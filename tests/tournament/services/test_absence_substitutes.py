@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.tournament.test_printing import pdf_pages
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Substitute
+from tournament.models import LogEntry, Signature, Substitute
 from tournament.printing import round_sheets_pdf
 from tournament.services.absence import substitute_approve, substitute_remove
 from tournament.services.archive import event_export, event_import
@@ -124,3 +124,126 @@ def test_the_team_page_the_api_the_sheet_and_the_archive_name_the_substitute(cli
     assert event_export(imported) == exported
     again = Substitute.objects.get(round__tournament__event=imported)
     assert (again.name, again.replaces.name, again.team.number, again.round.number) == ("Jo Lee", "Player 0b", 1, 1)
+
+
+SEATS_WITH_JO = "North: Player 0a East: Player 1a South: Jo Lee (substitute for Player 0b) West: Player 1b"
+
+
+def test_the_substitute_signs_for_the_team_on_the_tables_page_and_is_recorded(client, round_1, jo, sheet):
+    """The sign form offers the two who sat North–South this round: Player 0a and Jo Lee, not Player 0b; Jo
+    signs and the sheet, its history and the printed sheet say Jo Lee signed."""
+    table = sheet.full_round(round_1.tables.get(number=1))
+    page = client.get(reverse("table", args=[table.secret])).content.decode()
+    form = page[page.index('name="sign-NS-version"') : page.index('name="sign-EW-version"')]
+    offered = re.findall(r'name="sign-NS-player" value="([^"]+)"', form)
+    assert len(offered) == 2 and str(jo.replaces.pk) not in offered
+    assert "Jo Lee (substitute for Player 0b)" in form
+    jo_value = next(value for value in offered if value != str(table.team_at("NS").members[0].player.pk))
+    data = {
+        "sign-NS-version": table.version,
+        "sign-NS-pair": "NS",
+        "sign-NS-player": jo_value,
+        "sign-NS-code": jo.team.code,
+    }
+    said = text_of(client.post(reverse("table_sign", args=[table.secret]), data, follow=True))
+    assert "Signed by Jo Lee for North–South." in said
+    signature = table.signatures.get()
+    assert (signature.substitute, signature.player, signature.signer_name) == (jo, None, "Jo Lee")
+    history = text_of(client.get(reverse("table_history", args=[table.secret])))
+    assert "Jo Lee (substitute for Player 0b) signed for North–South, team #1" in history
+    assert "Player 0b signed" not in history
+    assert SEATS_WITH_JO in history, "the history names who sat where that round"
+    sheet.sign(table, "EW", table.team_at("EW").members[0].player)
+    printed = " ".join(pdf_pages(round_sheets_pdf(round_1, blank=False, base_url="http://127.0.0.1:8000/"))[0].split())
+    assert "Jo Lee, " in printed and "South: Jo Lee (substitute for Player 0b)" in printed
+
+
+def test_the_replaced_player_no_longer_signs(round_1, jo, sheet, staff):
+    from tournament.services.sheets import sheet_sign
+
+    table = sheet.full_round(round_1.tables.get(number=1))
+    with pytest.raises(ServiceError, match="Jo Lee plays this round for Player 0b: the substitute signs") as refused:
+        sheet.sign(table, "NS", jo.replaces)
+    assert refused.value.field == "player" and not table.signatures.exists()
+    other = substitute_approve(
+        team=table.team_at("EW"), round=round_1, replaces=table.team_at("EW").members[0].player, name="Sam", actor=staff
+    )
+    with pytest.raises(ServiceError, match="Sam is not North–South's substitute"):
+        sheet_sign(table=table, version=sheet.version(table), pair="NS", substitute=other, actor=staff)
+    sheet_sign(table=table, version=sheet.version(table), pair="NS", substitute=jo, actor=staff)
+    assert table.signatures.get().substitute == jo
+    with pytest.raises(ServiceError, match="Jo Lee has signed the sheet for #1"):
+        substitute_remove(substitute=jo, actor=staff)
+    assert Substitute.objects.filter(pk=jo.pk).exists()
+
+
+def test_a_player_who_signed_is_not_replaced_afterwards(round_1, sheet, staff):
+    table = sheet.full_round(round_1.tables.get(number=1))
+    team = table.team_at("NS")
+    sheet.sign(table, "NS", team.members[1].player)
+    with pytest.raises(ServiceError, match="Player 0b has signed the sheet for #1"):
+        substitute_approve(team=team, round=round_1, replaces=team.members[1].player, name="Jo", actor=staff)
+    assert not Substitute.objects.exists()
+
+
+def test_the_substitute_signs_on_the_teams_own_page(client, round_1, jo, sheet):
+    team = jo.team
+    table = sheet.full_round(round_1.tables.get(number=1))
+    client.post(reverse("team_open"), {"code": team.code})
+    page = client.get(reverse("team_page", args=[team.pk])).content.decode()
+    form = page[page.index('id="sign"') :]
+    offered = re.findall(r'name="player" value="([^"]+)"', form)
+    assert len(offered) == 2 and str(jo.replaces.pk) not in offered
+    refused = client.post(reverse("team_sign", args=[team.pk]), {"version": table.version, "player": jo.replaces.pk})
+    assert refused.status_code == 400 and not table.signatures.exists()
+    assert "That name does not sign for the team this round: choose one of the names shown." in text_of(refused)
+    jo_value = next(value for value in offered if value != str(team.members[0].player.pk))
+    said = text_of(
+        client.post(reverse("team_sign", args=[team.pk]), {"version": table.version, "player": jo_value}, follow=True)
+    )
+    assert "Signed by Jo Lee for your team." in said
+    assert table.signatures.get().substitute == jo
+
+
+def test_both_team_pages_name_the_substitute_for_that_round_only(client, tournament, round_1, jo, sheet):
+    for played in round_1.tables.all():
+        sheet.play(played)
+    round_2 = round_publish(round=round_draw(tournament=tournament, method="manual"))
+    sheet.play(round_2.seatings.get(team__number=1).table)
+    public = text_of(client.get(reverse("public:team", args=[tournament.slug, 1])))
+    first, second = public.split("Round 2")
+    assert SEATS_WITH_JO in first and "South: Player 0b" not in first
+    assert "Jo Lee" not in second and "Player 0b" in second
+    opponent = text_of(client.get(reverse("public:team", args=[tournament.slug, 2])))
+    assert SEATS_WITH_JO in opponent, "the other team's page names who sat where too"
+    client.post(reverse("team_open"), {"code": jo.team.code})
+    mine = text_of(client.get(reverse("team_page", args=[jo.team.pk])))
+    rounds = mine[mine.index("Your rounds") :]
+    first, second = rounds.split("Round 2")
+    assert SEATS_WITH_JO in first and "Jo Lee" not in second
+
+
+def test_the_archive_keeps_who_signed_a_substitutes_round(tournament, round_1, jo, sheet, staff):
+    from tournament.services.sheets import sheet_sign
+
+    table = sheet.full_round(round_1.tables.get(number=1))
+    sheet_sign(table=table, version=sheet.version(table), pair="NS", substitute=jo, actor=staff)
+    sheet.sign(table, "EW", table.team_at("EW").members[0].player)
+    exported = event_export(tournament.event)
+    signed = exported["tournaments"][0]["rounds"][0]["tables"][0]["signatures"]
+    assert [(s["pair"], s["player"], s.get("substitute")) for s in signed] == [
+        ("EW", signed[0]["player"], False),
+        ("NS", None, True),
+    ]
+    tournament.event.delete()
+    imported = event_import(data=json.loads(json.dumps(exported)))
+    assert event_export(imported) == exported
+    signature = Signature.objects.get(table__round__tournament__event=imported, pair="NS")
+    assert (signature.signer_name, signature.substitute.replaces.name) == ("Jo Lee", "Player 0b")
+
+
+def test_the_draw_names_the_substitute_and_finds_their_table(client, tournament, round_1, jo):
+    draw = reverse("public:draw", args=[tournament.slug])
+    assert "South: Jo Lee (substitute for Player 0b)" in text_of(client.get(draw))
+    found = text_of(client.get(draw, {"q": "jo lee"}))
+    assert "Table 1" in found and "Table 2" not in found

@@ -168,3 +168,59 @@ def test_no_rating_without_a_signed_round(director_client, two_events, sheet):
     person = Person.objects.first()
     with pytest.raises(IntegrityError), transaction.atomic():
         PersonRating.objects.create(person=person, rounds=0, computed_at=timezone.now())
+
+
+def _ratings_stored() -> dict:
+    return {
+        rating.person_id: (rating.rating, rating.deviation, rating.volatility, rating.rounds)
+        for rating in PersonRating.objects.all()
+    }
+
+
+def _as_a_recompute_leaves_them():
+    """The stored ratings, checked equal to what a full recompute stores; the recompute is then undone."""
+    stored = _ratings_stored()
+    with transaction.atomic():
+        ratings_recompute()
+        recomputed = _ratings_stored()
+        transaction.set_rollback(True)
+    assert stored == recomputed
+    return stored
+
+
+def test_ratings_move_with_every_link_unlink_and_merge_as_a_recompute_gives_them(two_events, sheet):
+    """Spring: Ann & Bo beat Cy & Di; fall: Bo & Di beat Ann & Cy. After each link, unlink and merge, every
+    person's stored rating is the one a full recompute gives; a person whose records are all unlinked has none."""
+    spring, spring_main, fall, fall_main = two_events
+    _played(sheet, spring_main, "NS")
+    _played(sheet, fall_main, "EW")
+    assert _as_a_recompute_leaves_them() == {}
+
+    ann = player_link(player=_player(spring, "Ann Lee"))
+    assert _as_a_recompute_leaves_them()[ann.pk][3] == 1, "Ann's spring round, won"
+    player_link(player=_player(fall, "Ann Lee"), person=ann)
+    assert _as_a_recompute_leaves_them()[ann.pk][3] == 2
+    bo = player_link(player=_player(spring, "Bo Diaz"))
+    player_link(player=_player(fall, "Bo Diaz"), person=bo)
+    cy_spring = player_link(player=_player(spring, "Cy Hart"))
+    cy_fall = player_link(player=_player(fall, "Cy Hart"))
+    before_merge = _as_a_recompute_leaves_them()
+    assert before_merge[cy_spring.pk][3] == before_merge[cy_fall.pk][3] == 1
+    cy = persons_merge(keep=cy_spring, merge=cy_fall)
+    assert _as_a_recompute_leaves_them()[cy.pk][3] == 2, "the merged person is rated at once"
+
+    player_unlink(player=_player(spring, "Ann Lee"))
+    assert _as_a_recompute_leaves_them()[ann.pk][3] == 1, "only the fall round is Ann's now"
+    player_unlink(player=_player(fall, "Ann Lee"))
+    assert ann.pk not in _as_a_recompute_leaves_them(), "no record of Ann's is linked: no rating"
+    assert "ratings recomputed" in LogEntry.objects.filter(action=LogEntry.Action.PERSON_UNLINKED).last().summary
+
+
+def test_linking_a_player_who_has_not_played_keeps_the_ratings(two_events, sheet):
+    spring, spring_main, fall, _ = two_events
+    _played(sheet, spring_main, "NS")
+    ann = player_link(player=_player(spring, "Ann Lee"))
+    rated = _ratings_stored()
+    player_link(player=_player(fall, "Ann Lee"), person=ann)
+    assert _ratings_stored() == rated == _as_a_recompute_leaves_them()
+    assert "ratings" not in LogEntry.objects.filter(action=LogEntry.Action.PERSON_LINKED).last().summary

@@ -229,7 +229,8 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "signatures": [
                     {
                         "pair": s.pair,
-                        "player": player_ids[s.player_id],
+                        "player": player_ids[s.player_id] if s.player_id else None,
+                        "substitute": s.substitute_id is not None,
                         "device": s.device,
                         "signed_at": _time(s.signed_at),
                     }

@@ -51,6 +51,7 @@ from tournament.services.clock import round_completion_store
 from tournament.services.events import free_slug
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
+from tournament.services.ratings import RATINGS_FOLLOWED, ratings_follow_players
 from tournament.services.teams.codes import unused_team_codes
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -248,6 +249,8 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
         summary += f"; {linked} players linked to {len(set(persons.values()))} persons, in {series} series"
     if renewed:
         summary += f"; new codes for {len(renewed)} teams whose code another team here holds"
+    if linked and ratings_follow_players(players=[player for player in players.values() if player.person_id]):
+        summary += RATINGS_FOLLOWED
     log_write(actor=actor_of(actor), action=LogEntry.Action.EVENT_IMPORTED, summary=summary, event=event)
     changed(Changed.EVENT, event)
     return ImportReport(event=event, new_codes=renewed)
@@ -345,11 +348,23 @@ def _import_tournament(
         Round(tournament=tournament, **model_values(round_entry, Round)) for round_entry in entry.rounds
     )
     set_times_bulk(Round, rounds, [round_entry.created_at for round_entry in entry.rounds])
+    substitutes = _import_substitutes(
+        entry.substitutes, f"{path}.substitutes", {r.number: r for r in rounds}, team, player, members
+    )
     seatings: list[Seating] = []
     builds: list[TableBuild] = []
     for r_index, (round_, round_entry) in enumerate(zip(rounds, entry.rounds, strict=True)):
         builds += _import_round(
-            round_, round_entry, f"{path}.rounds[{r_index}]", team, player, members, user_pk, as_copy, seatings
+            round_,
+            round_entry,
+            f"{path}.rounds[{r_index}]",
+            team,
+            player,
+            members,
+            substitutes,
+            user_pk,
+            as_copy,
+            seatings,
         )
     tables_store(builds)
     Seating.objects.bulk_create(seatings)
@@ -366,27 +381,30 @@ def _import_tournament(
     _check_placings(tournament, entry.playoff.placings, f"{path}.playoff.placings")
     for round_ in rounds:
         round_completion_store(round=round_)
-    _import_substitutes(entry.substitutes, f"{path}.substitutes", {r.number: r for r in rounds}, team, player)
     return tournament
 
 
-def _import_substitutes(entries: list[schema.SubstituteData], path: str, rounds: dict, team, player) -> None:
-    """Substitutes of the tournament's rounds: one a team and round, for one of the team's own players."""
-    seen = set()
+def _import_substitutes(
+    entries: list[schema.SubstituteData], path: str, rounds: dict, team, player, members
+) -> dict[tuple[int, int], Substitute]:
+    """Substitutes of the tournament's rounds: one a team and round, for one of the team's own players. Made
+    before the sheets, which a substitute may have signed; returned by (round number, team number)."""
+    made: dict[tuple[int, int], Substitute] = {}
     for index, item in enumerate(entries):
         where = f"{path}[{index}]"
         if item.round not in rounds:
             refuse(f"{where}.round", f"no round {item.round} in this tournament")
         owner = team(item.team, f"{where}.team")
         replaced = player(item.replaces, f"{where}.replaces")
-        if not owner.memberships.filter(player=replaced).exists():
+        if replaced.pk not in members[owner.pk]:
             refuse(f"{where}.replaces", f"player {item.replaces} is not on team {item.team}")
-        if (item.team, item.round) in seen:
+        if (item.round, item.team) in made:
             refuse(where, "a team plays a round with one substitute at most")
-        seen.add((item.team, item.round))
-        Substitute.objects.create(
+        made[(item.round, item.team)] = Substitute(
             round=rounds[item.round], team=owner, replaces=replaced, name=item.name, reason=item.reason
         )
+    Substitute.objects.bulk_create(made.values())
+    return made
 
 
 def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:
@@ -412,7 +430,7 @@ def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str
 
 
 def _import_round(
-    round_: Round, entry: schema.RoundData, path, team, player, members, user_pk, as_copy, seatings
+    round_: Round, entry: schema.RoundData, path, team, player, members, substitutes, user_pk, as_copy, seatings
 ) -> list[TableBuild]:
     """A round's byes and tables, checked and made (stored by the caller with the tournament's others)."""
     in_round: dict[int, str] = {}
@@ -436,7 +454,7 @@ def _import_round(
         table_numbers.add(table_entry.number)
         if table_entry.playoff_match and entry.kind != Round.Kind.PLAYOFF:
             refuse(f"{t_path}.playoff_match", "only a playoff round's tables play playoff matches")
-        builds.append(table_build(round_, table_entry, t_path, seat, player, members, user_pk, as_copy))
+        builds.append(table_build(round_, table_entry, t_path, seat, player, members, substitutes, user_pk, as_copy))
     return builds
 
 

@@ -1,7 +1,7 @@
 """The archive's players across events (version 5): the persons the event's players are linked to and the
 series its tournaments are in, each named by its key, the same in every database (docs/archive.md).
 
-Ratings are not written: ``manage.py ratings_recompute`` makes them again from the signed rounds.
+Ratings are not written: the import makes them again from the signed rounds, as linking does.
 """
 
 from collections import defaultdict

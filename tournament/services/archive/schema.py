@@ -213,8 +213,12 @@ class HandData(DealData):
 
 
 class SignatureData(Part):
+    """Who signed for the team at ``pair``: one of its players (``player``), or the substitute the team played
+    the round with (``substitute`` true, ``player`` null)."""
+
     pair: PairName
-    player: PlayerId
+    player: PlayerId | None = None
+    substitute: bool = False
     device: text(100) = ""
     signed_at: Time | None = None
 

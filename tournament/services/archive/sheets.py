@@ -147,8 +147,11 @@ def _penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: s
     build.times.append((penalty, "created_at", entry.created_at))
 
 
-def table_build(round_: Round, entry: schema.TableData, path: str, seat, player, members, user_pk, as_copy: bool):
-    """Check a table of the archive and make its records, without a query; ``tables_store`` stores them."""
+def table_build(
+    round_: Round, entry: schema.TableData, path: str, seat, player, members, substitutes, user_pk, as_copy: bool
+):
+    """Check a table of the archive and make its records, without a query; ``tables_store`` stores them.
+    ``substitutes`` are the tournament's, by (round number, team number)."""
     if not as_copy:
         secret_check(entry.secret, path)
     if round_.status == Round.Status.DRAFT and (entry.hands or entry.rulings or entry.signatures or entry.locked_at):
@@ -179,7 +182,7 @@ def table_build(round_: Round, entry: schema.TableData, path: str, seat, player,
             _penalty(table, hand, penalty, f"{h_path}.penalties[{p_index}]", user_pk, build)
     for index, ruling in enumerate(entry.rulings):
         _penalty(table, None, ruling, f"{path}.rulings[{index}]", user_pk, build)
-    _signatures(build, entry, teams, player, members)
+    _signatures(build, entry, teams, player, members, substitutes)
     _submissions(build, entry.submissions, f"{path}.submissions")
     return build
 
@@ -252,19 +255,30 @@ def _score(build: TableBuild) -> None:
         refuse(f"{path}.locked_at", "both teams signed, so the sheet is locked: locked_at is missing")
 
 
-def _signatures(build: TableBuild, entry: schema.TableData, teams: dict, player, members) -> None:
-    """Each team signs once, by one of its own two players."""
+def _signatures(build: TableBuild, entry: schema.TableData, teams: dict, player, members, substitutes) -> None:
+    """Each team signs once, by one of its own two players or by the substitute it played the round with."""
     pairs = set()
     for index, signature in enumerate(entry.signatures):
         s_path = f"{build.path}.signatures[{index}]"
         if signature.pair in pairs:
             refuse(f"{s_path}.pair", "a team signs once")
         pairs.add(signature.pair)
-        signer = player(signature.player, f"{s_path}.player")
         team = teams[signature.pair]
-        if signer.pk not in members[team.pk]:
-            refuse(f"{s_path}.player", f"{signer.name} is not a player of team #{team.number} ({signature.pair})")
-        created = Signature(table=build.table, pair=signature.pair, player=signer, device=signature.device)
+        if signature.substitute:
+            if signature.player is not None:
+                refuse(f"{s_path}.player", "the substitute signed: a signature names no player then")
+            found = substitutes.get((build.table.round.number, team.number))
+            if found is None:
+                refuse(f"{s_path}.substitute", f"team #{team.number} has no substitute in this round")
+            signed_by = {"substitute": found}
+        else:
+            if signature.player is None:
+                refuse(f"{s_path}.player", "who signed: one of the team's players, or its substitute")
+            signer = player(signature.player, f"{s_path}.player")
+            if signer.pk not in members[team.pk]:
+                refuse(f"{s_path}.player", f"{signer.name} is not a player of team #{team.number} ({signature.pair})")
+            signed_by = {"player": signer}
+        created = Signature(table=build.table, pair=signature.pair, device=signature.device, **signed_by)
         build.signatures.append(created)
         build.times.append((created, "signed_at", signature.signed_at))
 

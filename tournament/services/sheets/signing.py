@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from scoring import Pair
 from tournament.errors import ServiceError
-from tournament.models import Hand, LogEntry, Player, Round, Signature, Table, Team, team_code_typed
+from tournament.models import Hand, LogEntry, Player, Round, Signature, Substitute, Table, Team, team_code_typed
 from tournament.services.log import Actor
 from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 from tournament.services.throttle import table_key, throttle_check, throttle_fail
@@ -60,16 +60,38 @@ def waiting_hands(table: Table) -> list[str]:
     return []
 
 
+def _signer(table: Table, side: Pair, team: Team, player: Player | None, substitute: Substitute | None):
+    """Who signs for the team: one of the two who sat for it this round. A player replaced by the round's
+    substitute does not; the substitute does (RULES.md, Absent teams and substitutes). Returns the player or
+    the substitute, and the name the history gives."""
+    playing = Substitute.objects.filter(round_id=table.round_id, team=team).select_related("replaces").first()
+    if substitute is not None:
+        if playing is None or playing.pk != substitute.pk:
+            raise ServiceError(f"{substitute.name} is not {side.label}'s substitute at this table.", field="player")
+        return playing, f"{playing.name} (substitute for {playing.replaces.name})"
+    if player is None:
+        raise ServiceError("Choose your name: the player who signs for the team.", field="player")
+    if not team.memberships.filter(player=player).exists():
+        raise ServiceError(f"{player.name} does not play for {side.label} at this table.", field="player")
+    if playing is not None and playing.replaces_id == player.pk:
+        raise ServiceError(
+            f"{playing.name} plays this round for {player.name}: the substitute signs for the team.", field="player"
+        )
+    return player, player.name
+
+
 def sheet_sign(
     *,
     table: Table,
     pair: str,
-    player: Player,
+    player: Player | None = None,
+    substitute: Substitute | None = None,
     code: str = "",
     context: ChangeContext | None = None,
     **given,
 ) -> Signature:
-    """A player confirms the completed sheet for their team with the team's code; the second team locks it."""
+    """Whoever sat for a team this round (its ``player``, or the round's ``substitute`` in a player's place)
+    confirms the completed sheet with the team's code; the second team locks it."""
     context = ChangeContext.of(context, **given)
     actor = context.actor
 
@@ -91,15 +113,13 @@ def sheet_sign(
             raise ServiceError("Choose the team you sign for.", field="pair")
         side = Pair(pair)
         team = code_check(table, side, code, actor)
-        if not team.memberships.filter(player=player).exists():
-            raise ServiceError(f"{player.name} does not play for {side.label} at this table.", field="player")
+        signer, who = _signer(table, side, team, player, substitute)
         if table.signatures.filter(pair=side).exists():
             raise ServiceError(f"{side.label} have signed already.", field="pair")
-        signature = Signature.objects.create(table=table, pair=side, player=player, device=actor.device[:100])
+        by = {"substitute": signer} if isinstance(signer, Substitute) else {"player": signer}
+        signature = Signature.objects.create(table=table, pair=side, device=actor.device[:100], **by)
         how = "for the team, as staff" if actor.is_staff else "with the team's code"
-        summary = (
-            f"{player.name} signed for {side.label}, team #{team.number}, {how} ({table.ns_total}–{table.ew_total})"
-        )
+        summary = f"{who} signed for {side.label}, team #{team.number}, {how} ({table.ns_total}–{table.ew_total})"
         if table.signatures.count() == 2:
             table.locked_at = timezone.now()
             table.save(update_fields=["locked_at"])

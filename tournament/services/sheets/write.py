@@ -161,10 +161,10 @@ def _void_signatures(table: Table, actor: Actor) -> None:
     """A change to a sheet not yet locked voids any signature already given: it must be signed again."""
     if table.signed:
         return
-    signed = list(table.signatures.select_related("player"))
+    signed = list(table.signatures.select_related("player", "substitute"))
     if signed:
         table.signatures.all().delete()
-        names = ", ".join(signature.player.name for signature in signed)
+        names = ", ".join(signature.signer_name for signature in signed)
         # With the table's results as the change left them: the log's entry may store the standings again.
         _history(
             table,

@@ -288,13 +288,17 @@ class TablePage:
         initial = {**self.initial(), "seat": self.table.first_dealer or None}
         return self._form("first", FirstDealerForm, data, seats=self.seats, initial=initial, prefix="first")
 
+    def signers(self, side: Pair) -> dict[str, selectors.SeatView]:
+        """Who may sign for the team at ``side``, by the sign form's value."""
+        return {seat.signer: seat for seat in selectors.team_signers(self.seats, side)}
+
     def sign_form(self, side: Pair, data=None):
         team = self.table.team_at(side)
-        players = [member.player for member in team.members]
+        signers = list(self.signers(side).values())
         initial = {**self.initial(), "pair": side}
         known = bool(team_code_opened(self.request, team))
         return self._form(
-            f"sign-{side}", SignForm, data, players=players, code_known=known, initial=initial, prefix=f"sign-{side}"
+            f"sign-{side}", SignForm, data, signers=signers, code_known=known, initial=initial, prefix=f"sign-{side}"
         )
 
     def sign_forms(self):

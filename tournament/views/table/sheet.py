@@ -12,7 +12,7 @@ from tournament.models import Hand
 from tournament.services import sheets
 from tournament.views.common import refusal_say, request_actor, service_run
 from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
-from tournament.views.team import team_code_opened
+from tournament.views.team import signer_of, team_code_opened
 
 
 @require_POST
@@ -44,20 +44,20 @@ def sheet_sign(request, secret):
         refusal_say(request, "Choose the team you sign for.")
         return back_to_sheet(page)
     form = page.sign_form(Pair(pair), request.POST)
-    players = {member.player.pk: member.player for member in page.table.team_at(pair).members}
+    signers = page.signers(Pair(pair))
 
     def sign(**data):
         return sheets.sheet_sign(
             table=page.table,
             version=data["version"],
             pair=pair,
-            player=players[data["player"]],
+            **signer_of(signers[data["player"]]),
             code=data.get("code") or team_code_opened(request, page.table.team_at(pair)),
             actor=request_actor(request),
         )
 
     def done(signature) -> str:
-        return f"Signed by {signature.player.name} for {signature.get_pair_display()}."
+        return f"Signed by {signature.signer_name} for {signature.get_pair_display()}."
 
     return sheet_form_post(page, f"sign-{pair}", form, sign, done)
 
@@ -68,6 +68,7 @@ def history(request, secret):
         "table": table,
         "round": table.round,
         "event": table.round.tournament.event,
+        "seats": selectors.table_seats(table),
         "changes": selectors.table_history(table),
     }
     return render(request, "table/history.html", context)

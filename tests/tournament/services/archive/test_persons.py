@@ -116,7 +116,9 @@ def test_an_archive_meets_the_persons_and_series_already_here(linked):
     assert series.entries.count() == 2
 
 
-def test_ratings_are_recomputed_after_an_import_not_carried(linked):
+def test_ratings_are_recomputed_by_the_import_not_carried(linked):
+    """The file has no rating; importing links its players, and the ratings move with the links as they do
+    when the director links them: the same numbers as before, which a recompute keeps."""
     events, _ = linked
     first = ratings_recompute()
     numbers = dict(PersonRating.objects.values_list("person__key", "rating"))
@@ -126,7 +128,8 @@ def test_ratings_are_recomputed_after_an_import_not_carried(linked):
     Person.objects.all().delete()
     for archive in archives:
         event_import(data=archive)
-    assert not PersonRating.objects.exists()
+    assert dict(PersonRating.objects.values_list("person__key", "rating")) == numbers
+    assert LogEntry.objects.filter(action=LogEntry.Action.EVENT_IMPORTED).last().summary.endswith("ratings recomputed")
     assert ratings_recompute() == first
     assert dict(PersonRating.objects.values_list("person__key", "rating")) == numbers
 

@@ -2,9 +2,11 @@
 themselves in), "withdraw after this round" (a request the director confirms), a banner when the team's next
 table is out, the clock, and the seat each player takes."""
 
+import json
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tournament.errors import ServiceError
@@ -42,18 +44,46 @@ def test_a_team_checks_itself_in_and_the_desk_sees_it(client, director_client, t
     assert "Checked in" in text_of(client.get(page))
 
 
-def test_a_team_asks_to_withdraw_and_the_director_confirms(client, director_client, tournament, teams):
+def _public_says(tournament, team) -> tuple[str, list[dict], dict]:
+    """What anyone sees of the team: its public pages' text, the API's teams and the API's team record."""
+    public = Client()
+    pages = [
+        reverse("public:team", args=[tournament.slug, team.number]),
+        reverse("public:standings", args=[tournament.slug]),
+        reverse("public:tournament", args=[tournament.slug]),
+        reverse("public:draw", args=[tournament.slug]),
+    ]
+    text = " ".join(text_of(public.get(page)) for page in pages)
+    teams = public.get(f"/api/v1/tournaments/{tournament.slug}/teams").json()
+    record = public.get(f"/api/v1/tournaments/{tournament.slug}/teams/{team.number}").json()
+    return text, teams, record
+
+
+def test_a_team_asks_to_withdraw_and_only_the_director_s_confirmation_is_public(
+    client, director_client, tournament, teams
+):
+    """The request is the team's and the desk's until the director confirms it; then the team has withdrawn,
+    which every public surface says."""
     team = teams[1]
-    opened(client, team)
+    page = opened(client, team)
     said = text_of(client.post(reverse("team_withdraw", args=[team.pk]), follow=True))
     assert "Withdrawing after this round" in said
     team.refresh_from_db()
     assert not team.withdrawn and team.withdraw_requested_at is not None
     desk = reverse("director:desk", args=[tournament.slug])
     assert "Asks to withdraw after this round" in text_of(director_client.get(desk))
+    text, api_teams, record = _public_says(tournament, team)
+    assert "withdraw" not in text.lower() and "withdraw" not in json.dumps(record).replace('"withdrawn": false', "")
+    assert [{key for key in entry if "withdraw" in key} for entry in api_teams] == [{"withdrawn"}] * len(teams)
+    assert not any(entry["withdrawn"] for entry in api_teams)
+
     director_client.post(reverse("director:desk_action", args=[tournament.slug, team.number]), {"action": "withdraw"})
     team.refresh_from_db()
     assert team.withdrawn
+    text, api_teams, record = _public_says(tournament, team)
+    assert "Withdrawn" in text and record["team"]["withdrawn"] is True
+    assert [entry["number"] for entry in api_teams if entry["withdrawn"]] == [team.number]
+    assert "Withdrawn" in text_of(client.get(page))
 
 
 def test_refusals_of_a_teams_own_requests(teams):
