@@ -3,6 +3,7 @@ awards. Public data only: a hidden person is "a player" with no number, and no p
 
 from django.shortcuts import get_object_or_404
 from ninja import Schema
+from pydantic import Field
 
 from scoring.statistics import Statistics
 from tournament.api.routes import api, log_cached, tournament_cached
@@ -79,7 +80,10 @@ class PersonTournamentOut(Schema):
     event: str
     team: int | None
     partner: str
-    placing: str
+    place: str | None = Field(
+        description="The playoff finish's place as the final placings write it ('1', 'T-3'); null without one."
+    )
+    placing: str = Field(description="How far the team went in the playoff ('Champion', 'Out in the semifinal').")
     qualifying_rounds_won: int
 
 
@@ -193,6 +197,7 @@ def get_person(request, person_id: int):
                 event=row.tournament.event.name,
                 team=row.member.team.number if row.team_shown else None,
                 partner=row.partner,
+                place=row.outcome.label or None,
                 placing=row.outcome.reached,
                 qualifying_rounds_won=row.outcome.qualifying_wins,
             )

@@ -13,6 +13,14 @@ class Outcome:
     qualifying_wins: int = 0
     place: int | None = None
     reached: str = ""
+    shared: bool = False
+
+    @property
+    def label(self) -> str:
+        """The playoff finish's place as the placings write it ("3", or "T-3" when shared); "" without one."""
+        if self.place is None:
+            return ""
+        return f"T-{self.place}" if self.shared else str(self.place)
 
     @property
     def finish(self) -> Finish:
@@ -25,10 +33,11 @@ def _qualifying_wins(tournament_ids) -> dict[int, int]:
     return {team_id: tally[wins] for team_id, tally in tournaments_tallies(tournament_ids).items()}
 
 
-def _places(tournament_ids) -> dict[int, tuple[int, str]]:
-    """Each playoff team's final place and how far it went, for the tournaments whose playoff is decided."""
+def _places(tournament_ids) -> dict[int, tuple[int, str, bool]]:
+    """Each playoff team's final place, how far it went and whether the place is shared, for the tournaments whose
+    playoff is decided."""
     return {
-        place.team: (place.place, reached(place))
+        place.team: (place.place, reached(place), place.shared)
         for places in playoff_places(tournament_ids).values()
         for place in places
     }
@@ -41,6 +50,6 @@ def team_outcomes(tournament_ids) -> dict[int, Outcome]:
         return {}
     wins = _qualifying_wins(tournament_ids)
     places = _places(tournament_ids)
-    return {
-        team_id: Outcome(wins.get(team_id, 0), *places.get(team_id, (None, ""))) for team_id in set(wins) | set(places)
-    }
+    nowhere = (None, "", False)
+    teams = set(wins) | set(places)
+    return {team_id: Outcome(wins.get(team_id, 0), *places.get(team_id, nowhere)) for team_id in teams}

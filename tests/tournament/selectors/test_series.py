@@ -193,9 +193,9 @@ def test_the_api_answers_series_persons_and_statistics(client, spring, fall):
 
     person = Person.objects.get(name="Player 0a")
     record = client.get(f"/api/v1/persons/{person.pk}").json()
-    assert [(t["tournament"], t["placing"]) for t in record["tournaments"]] == [
-        (fall.slug, ""),
-        (spring.slug, "Champion"),
+    assert [(t["tournament"], t["place"], t["placing"]) for t in record["tournaments"]] == [
+        (fall.slug, None, ""),
+        (spring.slug, "1", "Champion"),
     ]
     assert record["series"] == [{"series": series.slug, "points": 7.5, "tournaments": 2}]
     # Four hands a round: spring's round 1, semifinal and final, and fall's two rounds.
