@@ -201,6 +201,7 @@ STANDINGS_COLUMNS = [
     ("Diff.", 5, True),
     ("Hands", 5, True),
     ("Bostons", 7, True),
+    ("Byes", 4, True),
 ]
 PLACING_COLUMNS = [("Place", 5, False), ("Team", 44, False), ("How", 45, False)]
 
@@ -221,6 +222,7 @@ def standings_pdf(tournament: Tournament) -> bytes:
                 f"{row.record.difference:+d}",
                 row.record.hands_won,
                 row.record.bostons,
+                row.byes,
             ]
             for row in rows
         ],

@@ -139,6 +139,7 @@ class StandingsListing(TeamsRanked):
     difference = tables.Column(accessor="record__difference", verbose_name="Diff.", attrs=NUMERIC)
     hands_won = tables.Column(accessor="record__hands_won", verbose_name="Hands won", attrs=NUMERIC_WIDE)
     bostons = tables.Column(accessor="record__bostons", verbose_name="Bostons", attrs=NUMERIC_WIDE)
+    byes = tables.Column(accessor="byes", verbose_name="Byes", attrs=NUMERIC_WIDE)
 
     class Meta:
         attrs = {"class": "data-table standings"}
@@ -165,7 +166,8 @@ class StandingsListing(TeamsRanked):
                 f'<td class="wide-only">{escape(team.city or "—")}</td><td class="nowrap">{row.won_lost_tied}</td>'
                 f'<td class="num">{record.points_for}</td><td class="num wide-only">{record.points_against}</td>'
                 f'<td class="num">{self.render_difference(record.difference)}</td>'
-                f'<td class="num wide-only">{record.hands_won}</td><td class="num wide-only">{record.bostons}</td></tr>'
+                f'<td class="num wide-only">{record.hands_won}</td><td class="num wide-only">{record.bostons}</td>'
+                f'<td class="num wide-only">{row.byes}</td></tr>'
             )
         return mark_safe("\n".join(lines))
 

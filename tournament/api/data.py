@@ -6,11 +6,12 @@ The `standings` and `playoff` commands print the same answers as JSON.
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from scoring import Pair, TeamOutcome
 from tournament import selectors
 from tournament.api import schemas
 from tournament.models import Event, Hand, Penalty, Round, Seating, Substitute, Table, Team, Tournament
 from tournament.selectors.prefetch import members, seatings
-from tournament.selectors.standings import StandingRow, tournament_standings
+from tournament.selectors.standings import StandingRow, credits_attach, tournament_standings
 
 IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
 
@@ -73,6 +74,17 @@ def hand_out(hand: Hand) -> schemas.HandOut:
     return schemas.HandOut.model_validate(hand)
 
 
+def round_result_out(outcome: TeamOutcome) -> dict:
+    """A team's round as the API gives it (``RoundResultOut``'s fields)."""
+    return {
+        "points_for": outcome.points_for,
+        "points_against": outcome.points_against,
+        "result": outcome.result,
+        "counted": outcome.counted,
+        "line": outcome.line,
+    }
+
+
 def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:
     winner = None
     if table.signed and table.winner_pair:
@@ -92,6 +104,8 @@ def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:
         ns_total=table.ns_total,
         ew_total=table.ew_total,
         winner=winner,
+        north_south_round=round_result_out(table.side_outcome(Pair.NORTH_SOUTH)),
+        east_west_round=round_result_out(table.side_outcome(Pair.EAST_WEST)),
         hands=[hand_out(hand) for hand in table.hands.all()] if with_hands else None,
         rulings=[penalty_out(p) for p in table.rulings] if with_hands else None,
     )
@@ -119,6 +133,11 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
     for substitute in Substitute.objects.filter(round__in=in_play).select_related("team", "replaces"):
         substitutes.setdefault(substitute.round_id, []).append(substitute)
     sitting_out = selectors.rounds_sitting_out(tournament, [round_.number for round_ in in_play])
+    credits_attach(
+        tournament,
+        tables=[table for found in tables.values() for table in found],
+        byes=[bye for found in byes.values() for bye in found],
+    )
     return [
         round_out(
             round_,
@@ -143,6 +162,7 @@ def round_out(
         published_at=round_.published_at,
         tables=[table_out(table, with_hands=with_hands) for table in tables],
         byes=[team_ref(seating.team) for seating in byes],
+        bye_credit=byes[0].credit if byes else None,
         sitting_out=[team_ref(team) for team in sitting_out],
         substitutes=[
             schemas.SubstituteOut(team=sub.team.number, replaces=sub.replaces.name, name=sub.name)
@@ -208,11 +228,7 @@ def team_record(tournament: Tournament, number: int) -> schemas.TeamRecordOut:
             table=entry.table.number if entry.table else None,
             pair=entry.pair or None,
             opponent=team_ref(entry.opponent),
-            points_for=entry.outcome.points_for,
-            points_against=entry.outcome.points_against,
-            result=entry.outcome.result,
-            counted=entry.outcome.counted,
-            line=entry.outcome.line,
+            **round_result_out(entry.outcome),
         )
         for entry in selectors.team_rounds(team)
     ]

@@ -111,6 +111,19 @@ class HandOut(Schema):
     penalties: list[PenaltyOut]
 
 
+class RoundResultOut(Schema):
+    """What a round came to for one team, as every page says it."""
+
+    points_for: int = Field(description="The points the standings count for the round (a bye's or a forfeit's credit).")
+    points_against: int
+    result: Result = Field(description="What the round came to for the team.")
+    counted: bool = Field(
+        description="The standings count the round now: false while its table is in play, and for a bye or a "
+        "forfeit won until every table of the round is signed."
+    )
+    line: str = Field(description="The round as the pages say it, e.g. 'won 12–4', 'won by forfeit, 7 points'.")
+
+
 class TableOut(Schema):
     number: int
     stage: str
@@ -126,6 +139,8 @@ class TableOut(Schema):
     ns_total: int
     ew_total: int
     winner: int | None
+    north_south_round: RoundResultOut = Field(description="The round of the team at North–South.")
+    east_west_round: RoundResultOut = Field(description="The round of the team at East–West.")
     hands: list[HandOut] | None = None
     rulings: list[PenaltyOut] | None = None
 
@@ -147,6 +162,9 @@ class RoundOut(Schema):
     published_at: datetime.datetime | None
     tables: list[TableOut]
     byes: list[TeamRef]
+    bye_credit: int | None = Field(
+        description="The points a bye of this round is credited; null until every table of the round is signed."
+    )
     sitting_out: list[TeamRef] = []
     substitutes: list[SubstituteOut] = []
 
@@ -173,20 +191,12 @@ class StandingOut(Schema):
     withdrawn: bool
 
 
-class TeamRoundOut(Schema):
+class TeamRoundOut(RoundResultOut):
     round: int
     stage: str
     table: int | None
     pair: str | None
     opponent: TeamRef | None
-    points_for: int = Field(description="The points the standings count for the round (a bye's or a forfeit's credit).")
-    points_against: int
-    result: Result = Field(description="What the round came to for the team.")
-    counted: bool = Field(
-        description="The standings count the round now: false while its table is in play, and for a bye or a "
-        "forfeit won until every table of the round is signed."
-    )
-    line: str = Field(description="The round as the pages say it, e.g. 'won 12–4', 'won by forfeit: 7 points'.")
 
 
 class TeamRecordOut(Schema):

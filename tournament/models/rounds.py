@@ -5,7 +5,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from scoring import Absent, Clock, Pair, Seat, TableOutcome
+from scoring import Absent, Clock, Pair, Seat, TableOutcome, TeamOutcome, team_outcome
 from tournament.models.events import Team, Tournament
 
 
@@ -80,6 +80,10 @@ def new_table_secret() -> str:
 
 class Table(models.Model):
     """Two teams at one numbered table for one round; its secret opens the scorekeeper's page."""
+
+    # What a forfeit won here is credited, given by ``selectors.credits_attach`` where a page shows the round's
+    # tables; None until every table of the round is signed.
+    credit: int | None = None
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
@@ -212,6 +216,15 @@ class Table(models.Model):
             self.time_called_after,
         )
 
+    def side_outcome(self, pair: str) -> TeamOutcome:
+        """The round of the team at ``pair``, with the points the standings count for it."""
+        return team_outcome(self.outcome, Pair(pair), credit=self.credit)
+
+    @property
+    def side_outcomes(self) -> list[tuple[Pair, object, TeamOutcome]]:
+        """North–South and East–West, each with its team (prefetched seatings) and its round."""
+        return [(side, self.team_at(side), self.side_outcome(side)) for side in Pair]
+
     @property
     def winner_pair(self) -> Pair | None:
         """NS or EW once the round is complete; None for a tie or a round in play. A forfeit is won by the team
@@ -221,6 +234,9 @@ class Table(models.Model):
 
 class Seating(models.Model):
     """Where a team plays in a round: a table and side, or a bye (no table)."""
+
+    # What a bye is credited, given by ``selectors.credits_attach``; None until every table is signed.
+    credit: int | None = None
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="seatings")
@@ -244,6 +260,11 @@ class Seating(models.Model):
         if self.table_id is None:
             return f"{self.team} has a bye in round {self.round.number}"
         return f"{self.team} at table {self.table.number} {self.pair}"
+
+    @property
+    def bye_outcome(self) -> TeamOutcome:
+        """A bye's round, with the points the standings count for it (its ``credit``)."""
+        return team_outcome(None, None, credit=self.credit)
 
 
 class SitOut(models.Model):

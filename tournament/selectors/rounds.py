@@ -18,6 +18,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors.prefetch import members, penalties, seatings
+from tournament.selectors.standings import credits_attach
 from tournament.selectors.teams import teams_with_players
 
 
@@ -30,13 +31,18 @@ def round_get(tournament: Tournament, number: int) -> Round:
 
 
 def round_tables(round_: Round) -> list[Table]:
-    return list(round_.tables.prefetch_related(seatings()).order_by("number"))
+    """The round's tables with their teams, each with what a forfeit won there is credited."""
+    tables = list(round_.tables.prefetch_related(seatings()).order_by("number"))
+    credits_attach(round_.tournament, tables=tables)
+    return tables
 
 
 def round_byes(round_: Round) -> list[Seating]:
-    return list(
-        round_.seatings.filter(table__isnull=True).select_related("team").prefetch_related(members("team__memberships"))
-    )
+    """The round's byes, each with the points it is credited."""
+    byes = round_.seatings.filter(table__isnull=True).select_related("team")
+    byes = list(byes.prefetch_related(members("team__memberships")))
+    credits_attach(round_.tournament, byes=byes)
+    return byes
 
 
 def rounds_sitting_out(tournament: Tournament, numbers: list[int]) -> dict[int, list[Team]]:
@@ -79,6 +85,7 @@ def round_live_tables(round_: Round, *, quiet_minutes: int = 15) -> list[Table]:
         )
         .order_by("number")
     )
+    credits_attach(round_.tournament, tables=tables)
     now = timezone.now()
     for table in tables:
         since = table.last_change or round_.published_at
@@ -133,7 +140,7 @@ def draw_matches(
 
 def round_sheets(round_: Round) -> list[Table]:
     """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
-    return list(
+    tables = list(
         round_.tables.select_related("playoff_match")
         .prefetch_related(
             seatings(),
@@ -152,3 +159,5 @@ def round_sheets(round_: Round) -> list[Table]:
         )
         .order_by("number")
     )
+    credits_attach(round_.tournament, tables=tables)
+    return tables

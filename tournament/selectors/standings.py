@@ -239,10 +239,12 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
     return credit
 
 
-def round_credits(tournament: Tournament, team_ids=None) -> dict[tuple[int, int], int]:
-    """The points credited to each bye and each forfeit won (of the teams of ``team_ids`` if given), by round id
-    and team id, once every table of its round is signed: what the standings count (two queries)."""
-    return {(bye["round_id"], bye["team_id"]): points for bye, points in _credited_byes(tournament, team_ids)}
+def round_credits(tournament: Tournament, team_ids=None, rounds=None) -> dict[tuple[int, int], int]:
+    """The points credited to each bye and each forfeit won (of the teams of ``team_ids`` and the rounds of ids
+    ``rounds`` if given), by round id and team id, once every table of its round is signed: what the standings
+    count (two queries)."""
+    found = _credited_byes(tournament, team_ids, rounds)
+    return {(bye["round_id"], bye["team_id"]): points for bye, points in found}
 
 
 def forfeit_credits(tournament: Tournament) -> dict[int, int]:
@@ -251,10 +253,29 @@ def forfeit_credits(tournament: Tournament) -> dict[int, int]:
     return {bye["table_id"]: points for bye, points in _credited_byes(tournament) if bye["table_id"] is not None}
 
 
-def _credited_byes(tournament: Tournament, team_ids=None) -> list[tuple[dict, int]]:
+def credits_attach(tournament: Tournament, *, tables=(), byes=()) -> None:
+    """Give each of the tournament's ``tables`` and ``byes`` (seatings) its ``credit``: the points a forfeit won
+    there, or the bye, is credited (None until every table of its round is signed), as the standings count it. For
+    the pages and answers that show a round's tables (``Table.side_outcomes``, ``Seating.bye_outcome``); two
+    queries for any number of rounds."""
+    rounds = {record.round_id for record in [*tables, *byes]}
+    if not rounds:
+        return
+    credits = round_credits(tournament, rounds=rounds)
+    for table in tables:
+        present = [s.team_id for s in table.seatings.all() if table.forfeit not in ("", s.pair, "both")]
+        table.credit = credits.get((table.round_id, present[0])) if present else None
+    for bye in byes:
+        bye.credit = credits.get((bye.round_id, bye.team_id))
+
+
+def _credited_byes(tournament: Tournament, team_ids=None, rounds=None) -> list[tuple[dict, int]]:
     """Each bye and each team present at a forfeit, of the qualifying rounds whose every table is signed (of the
-    teams of ``team_ids`` if given), with the points it is credited."""
-    done = set(qualifying_rounds_signed(tournament=tournament).values_list("pk", flat=True))
+    teams of ``team_ids``, and of the rounds of ids ``rounds``, if given), with the points it is credited."""
+    done = qualifying_rounds_signed(tournament=tournament)
+    if rounds is not None:
+        done = done.filter(pk__in=rounds)
+    done = set(done.values_list("pk", flat=True))
     if not done:
         return []
     seatings = Seating.objects.filter(round_id__in=done)

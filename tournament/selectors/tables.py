@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404
 from scoring import Pair, Seat
 from tournament.models import Hand, LogEntry, Penalty, Player, Round, Signature, Substitute, Table, Team
 from tournament.selectors.prefetch import penalties, seatings
+from tournament.selectors.standings import credits_attach
 
 
 def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
@@ -20,7 +21,10 @@ def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
     tables = Table.objects.select_related("round__tournament")
     if with_players:
         tables = Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seatings())
-    return get_object_or_404(tables, secret=secret, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    table = get_object_or_404(tables, secret=secret, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
+    if with_players and table.forfeit:
+        credits_attach(table.round.tournament, tables=[table])
+    return table
 
 
 @dataclass(frozen=True)

@@ -153,11 +153,11 @@ def own_page_lines(team) -> list[str]:
 
 
 def standings_rows(markup: str) -> dict[int, tuple]:
-    """The public standings' rows by team number: (place, W-L-T, points for)."""
+    """The public standings' rows by team number: (place, W-L-T, points for, byes)."""
     rows = {}
     for number, cells in re.findall(r'<tr id="team-(\d+)"[^>]*>(.*?)</tr>', markup, re.S):
         texts = [visible(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]
-        rows[int(number)] = (texts[0], texts[4], int(texts[5]))
+        rows[int(number)] = (texts[0], texts[4], int(texts[5]), int(texts[10]))
     return rows
 
 
@@ -191,10 +191,17 @@ def play_round(sheet, round_, plan: dict[int, str]) -> None:
         sheet.play(table, plan.get(table.number, "NS"))
 
 
-def read_tables_at_round_end(client, tournament, round_) -> None:
-    """While the round is the current one: the tables page, the projector's tables slide, the API's round and the
-    printed sheets say the same of each table, and what its sheet holds."""
+def read_tables_at_round_end(client, director_client, tournament, round_) -> None:
+    """While the round is the current one: the tables page, the projector's tables slide, the API's round, the
+    printed sheets, the live view and the table's own page say the same of each table and each team's round, as its
+    sheet holds and the standings count it."""
     slug = tournament.slug
+    worked = {
+        (number, entry[0]): said(*entry[2:])
+        for number, entries in worked_rounds(tournament).items()
+        for entry in entries
+    }
+    live = visible(director_client.get(reverse("director:round_live", args=[slug, round_.number])).content.decode())
     tables = {table.number: table for table in Table.objects.filter(round=round_).prefetch_related("seatings__team")}
     draw = client.get(reverse("public:draw", args=[slug])).content.decode()
     badges = dict(re.findall(r"<h2>Table (\d+)</h2>.*?<span\s+class=\"badge[^\"]*\">(.*?)</span>", draw, re.S))
@@ -218,7 +225,19 @@ def read_tables_at_round_end(client, tournament, round_) -> None:
             table.forfeit,
         )
         assert f"Total {table.ns_total} {table.ew_total}" in page
+        lines = {pair: worked[team, round_.number] for pair, team in ((NS, ns), (EW, ew))}
+        assert (entry["north_south_round"]["line"], entry["east_west_round"]["line"]) == (lines[NS], lines[EW])
         if table.forfeit:
+            sides = f"North–South #{ns}: {lines[NS]} · East–West #{ew}: {lines[EW]}"
+            assert sides in page and sides in visible(
+                client.get(reverse("table", args=[table.secret])).content.decode()
+            )
+            card = draw[draw.index(f"<h2>Table {number}</h2>") :]
+            assert re.findall(r'class="small round-result">(.*?)</span>', card)[:2] == [
+                line[0].upper() + line[1:] for line in lines.values()
+            ]
+            for pair, team in ((NS, ns), (EW, ew)):
+                assert f"#{team} {table.team_at(pair).display_name}: {lines[pair]}" in live
             absent = {"NS": "North–South absent", "EW": "East–West absent", "both": "Both teams absent"}[table.forfeit]
             assert badges[str(number)] == f"Forfeit: {absent}"
             assert figures.endswith("Forfeit") and "✓" not in figures, figures
@@ -232,11 +251,21 @@ def read_tables_at_round_end(client, tournament, round_) -> None:
             assert entry["winner"] == winner
             assert entry["time_called_after"] == table.time_called_after
             if table.time_called_after is not None:
-                assert f"Time called after hand {table.time_called_after}" in page
+                said_so = f"Time called after hand {table.time_called_after}"
+                assert said_so in page and said_so in visible(draw[draw.index(f"<h2>Table {number}</h2>") :])
+                team_page = visible(client.get(reverse("public:team", args=[slug, ns])).content.decode())
+                assert said_so.lower() in team_page
+    byes = list(round_.seatings.filter(table__isnull=True).select_related("team"))
+    credit = api(client, f"/tournaments/{slug}/rounds/{round_.number}")["bye_credit"]
+    assert credit == (int(worked[byes[0].team.number, round_.number].split()[1]) if byes else None)
+    for bye in byes:
+        line = worked[bye.team.number, round_.number]
+        assert f"Bye: #{bye.team.number} {bye.team.display_name} · {line}" in visible(draw)
+        assert projector["Bye"].endswith(f"{credit} points")
 
 
 @pytest.fixture
-def day(tournament, make_teams, sheet, staff):
+def day(tournament, make_teams, sheet, staff, director_client):
     """Ten teams, three qualifying rounds and a 5-seed playoff, played through the services."""
     money_settings_set(
         tournament=tournament,
@@ -273,7 +302,7 @@ def day(tournament, make_teams, sheet, staff):
         table=round_1.tables.get(number=4), absent="EW", early=True, reason="Not in the hall", actor=staff
     )
     play_round(sheet, round_1, {3: "EW"})
-    read_tables_at_round_end(client, tournament, round_1)
+    read_tables_at_round_end(client, director_client, tournament, round_1)
 
     # Round 2: all ten; neither #8 nor #10 comes (table 5); table 2 is tied.
     round_2 = round_publish(
@@ -284,7 +313,7 @@ def day(tournament, make_teams, sheet, staff):
         table=round_2.tables.get(number=5), absent="both", early=True, reason="Neither team here", actor=staff
     )
     play_round(sheet, round_2, {2: "tie", 4: "EW"})
-    read_tables_at_round_end(client, tournament, round_2)
+    read_tables_at_round_end(client, director_client, tournament, round_2)
 
     # Round 3: #1 sits out; #10 has the bye.
     team_sit_out_set(team=teams[1], round_number=3, reason="Travelling", actor=staff)
@@ -293,7 +322,7 @@ def day(tournament, make_teams, sheet, staff):
         actor=staff,
     )
     play_round(sheet, round_3, {2: "EW", 4: "EW"})
-    read_tables_at_round_end(client, tournament, round_3)
+    read_tables_at_round_end(client, director_client, tournament, round_3)
 
     # The playoff: five seeds, no third-place match; every match won by the team at North–South.
     playoff_seed(tournament=tournament, teams=5, third_place=False, actor=staff)
@@ -364,7 +393,7 @@ def test_every_surface_tells_the_same_day(day, director_client):
             points_against,
             byes,
         ), number
-        assert on_page[number] == (row["label"], won_lost_tied, points_for), number
+        assert on_page[number] == (row["label"], won_lost_tied, points_for, byes), number
     order = [row["team_number"] for row in api(client, f"/tournaments/{slug}/standings")]
     for export_format in ("csv", "xlsx"):
         exported = export_rows(
@@ -373,17 +402,23 @@ def test_every_surface_tells_the_same_day(day, director_client):
         assert [team_number(row["Team"]) for row in exported] == order
         for row in exported:
             number = team_number(row["Team"])
-            assert (row["Place"], row["W-L-T"], int(row["Points for"])) == on_page[number], (export_format, number)
+            assert (row["Place"], row["W-L-T"], int(row["Points for"]), int(row["Byes"])) == on_page[number], (
+                export_format,
+                number,
+            )
     printed = pdf_text(standings_pdf(tournament))
     standings_part = printed[printed.index(f"{tournament.name}: standings") :]
     for number in order:
         line = next(line for line in standings_part.splitlines() if re.search(rf"\s#{number}\s", f" {line} "))
-        label, won_lost_tied, points_for = on_page[number]
-        assert line.split()[0] == label and won_lost_tied in line.split() and str(points_for) in line.split(), line
+        label, won_lost_tied, points_for, byes = on_page[number]
+        cells = line.split()
+        assert cells[0] == label and won_lost_tied in cells and str(points_for) in cells and cells[-1] == str(byes), (
+            line
+        )
     projected = projector_lines(client, slug, "standings")
     assert [team_number(line.split()[1]) for line in projected] == order
     for line in projected:
-        label, won_lost_tied, points_for = on_page[team_number(line.split()[1])]
+        label, won_lost_tied, points_for, _ = on_page[team_number(line.split()[1])]
         assert line.split()[0] == label and line.endswith(f"{won_lost_tied} · {points_for}"), line
 
     # The final placings: the standings page, the API, the exports, the projector, the PDF, the prizes and the series.

@@ -60,7 +60,7 @@ def test_standings_page_and_exports(client, played):
     text = text_of(client.get(url))
     assert "T-1 #1 Player 0a &amp; Player 0b" in text or "T-1 #1 Player 0a & Player 0b" in text
     csv_text = client.get(url, {"_export": "csv"}).content.decode()
-    assert csv_text.splitlines()[0] == "Place,Team,Players,City,W-L-T,Points for,Against,Diff.,Hands won,Bostons"
+    assert csv_text.splitlines()[0] == "Place,Team,Players,City,W-L-T,Points for,Against,Diff.,Hands won,Bostons,Byes"
     assert "<a" not in csv_text
     assert csv_text.splitlines()[1].startswith("T-1,#1 Player 0a & Player 0b,"), "the team is named with its number"
     xlsx = client.get(url, {"_export": "xlsx"})
