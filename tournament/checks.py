@@ -9,6 +9,8 @@ from django.core import checks
 from django.core.checks import Error, Tags, register
 from django.db import DatabaseError
 
+from tournament.management.shell import manage_command
+
 # Passwords that have appeared in this project's README or docs: anyone who read them can try them.
 PUBLISHED_PASSWORDS = ("whist-director",)
 # `manage.py check --deploy --tag accounts` runs this check alone (`make run` and `manage.py venue` do).
@@ -31,7 +33,7 @@ def no_published_passwords(app_configs=None, **kwargs):
     return [
         level(
             f"The account {name!r} has a password printed in the README or docs.",
-            hint=f"Set a new one: manage.py changepassword {name}",
+            hint=f"Set a new one: {manage_command('changepassword', name)}",
             id="tournament.E001" if level is Error else "tournament.W001",
         )
         for name in accounts_with_published_passwords()

@@ -5,13 +5,16 @@ public and table address answers and every static file a page names is there."""
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import urllib.error
 import urllib.request
+from contextlib import closing
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -140,6 +143,12 @@ def test_the_venue_command_serves_production_keeps_its_data_and_stops_on_ctrl_c(
     said = venue_said_until_serving(server)
     venue_ctrl_c(server)
     assert password not in said and "with the password you were given" in said, "the account is kept"
+    printed = re.search(r"\(a new one: (.+)\)\.$", said, re.MULTILINE).group(1)
+    assert printed.startswith(f"DATABASE_URL=sqlite:///{database} ")
+    shell = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO_", "DATABASE_URL"))}
+    typed = "Venue-Restart-2026\n" * 2
+    subprocess.run(printed, shell=True, cwd=tmp_path, env=shell, input=typed, text=True, check=True, timeout=60)
+    assert venue_password_is(database, "director", "Venue-Restart-2026"), "the venue's database, run as printed"
 
     env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
     env.update(DATABASE_URL=f"sqlite:///{database}", DEBUG="false")
@@ -148,7 +157,15 @@ def test_the_venue_command_serves_production_keeps_its_data_and_stops_on_ctrl_c(
     server = venue_command(port=port, database=str(database))
     said, _ = server.communicate(timeout=120)
     assert server.returncode == 1 and "Phones open" not in said, "an account with a published password: not served"
-    assert "Not serving" in said and "manage.py changepassword alice" in said
+    assert "Not serving" in said and f"DATABASE_URL=sqlite:///{database} " in said
+    assert "manage.py changepassword alice" in said
+
+
+def venue_password_is(database, username: str, password: str) -> bool:
+    """Whether the account in the venue's SQLite file has that password (the venue's production hasher)."""
+    with closing(sqlite3.connect(database)) as connection:
+        (encoded,) = connection.execute("SELECT password FROM auth_user WHERE username = ?", [username]).fetchone()
+    return PBKDF2PasswordHasher().verify(password, encoded)
 
 
 def test_make_run_warns_of_an_account_with_a_published_password(db, django_user_model, settings, capsys):

@@ -6,6 +6,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from tournament.management.shell import manage_command
 from tournament.roles import DIRECTORS, role_groups_ensure
 
 PASSWORD_VARIABLE = "DIRECTOR_PASSWORD"
@@ -29,7 +30,7 @@ class Command(BaseCommand):
         if director is not None and not given:
             self.stdout.write(
                 f"Log in as {username} with the password you were given when the account was made "
-                f"(a new one: manage.py changepassword {username})."
+                f"(a new one: {manage_command('changepassword', username)})."
             )
             return
         chosen = given or secrets.token_urlsafe(12)
@@ -50,4 +51,6 @@ class Command(BaseCommand):
             self.stdout.write(f"{said}. Log in as {username} with the password you gave.")
         else:
             self.stdout.write(f"{said}. Log in as {username} with the password {chosen}")
-            self.stdout.write("It is shown this once: write it down (or set another: manage.py changepassword).")
+            self.stdout.write(
+                f"It is shown this once: write it down (or set another: {manage_command('changepassword', username)})."
+            )
