@@ -73,10 +73,21 @@ def team_create(request, slug):
     team = form_saved(request, form, register, lambda t: f"Team #{t.number} {t.display_name} registered.")
     if team is not None:
         if "add_another" in request.POST:
-            return redirect("director:team_create", slug=tournament.slug)
+            return HttpResponseRedirect(_another(request, tournament, checked_in=team.checked_in))
         return redirect(_next(request, reverse("director:teams", args=[tournament.slug])))
     context = tournament_context(tournament, another=True, next=_next(request, ""))
     return form_page(request, form, "Register a team", "Register team", **context)
+
+
+def _another(request, tournament, *, checked_in: bool) -> str:
+    """The next registration form, keeping what belongs to the session at the desk rather than to one team: the
+    check-in tick (a run of late teams, all here) and where the run ends (back to the desk)."""
+    session = {"late": "1"} if checked_in else {}
+    back = _next(request, "")
+    if back:
+        session["next"] = back
+    search = f"?{urlencode(session)}" if session else ""
+    return reverse("director:team_create", args=[tournament.slug]) + search
 
 
 @director_required
