@@ -25,6 +25,7 @@ director_patterns = [
     path("t/<slug:slug>/teams/import/", director.team_import, name="team_import"),
     path("t/<slug:slug>/teams/<int:number>/edit/", director.team_edit, name="team_edit"),
     path("t/<slug:slug>/desk/", director.desk, name="desk"),
+    path("t/<slug:slug>/desk/check-in/", director.desk_check_in, name="desk_check_in"),
     path("t/<slug:slug>/announcements/", director.announcements, name="announcements"),
     path("t/<slug:slug>/log/", director.action_log, name="log"),
     path("t/<slug:slug>/announcements/<int:pk>/remove/", director.announcement_remove, name="announcement_remove"),

@@ -101,6 +101,7 @@ def director_forms(tournament):
             {"player1_name": "Player 0a", "player1_city": "Detroit", "player2_name": "Player 0b", "number": "1"},
         ),
         "desk_action": (reverse("director:desk_action", args=[slug, team.number]), {"action": "fee_paid", "q": "x"}),
+        "desk_check_in": (reverse("director:desk_check_in", args=[slug]), {"teams": "1", "shown": "2", "q": "x"}),
         "round_new": (
             reverse("director:round_new", args=[slug]),
             {"method": "manual", "seed": "4", "pairs": "1 3\n2 4", "override_unsigned": "on"},
@@ -255,6 +256,7 @@ DIRECTOR_FORMS = [
     "team_create",
     "team_edit",
     "desk_action",
+    "desk_check_in",
     "round_new",
     "round_swap",
     "round_move",

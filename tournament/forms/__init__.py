@@ -13,6 +13,7 @@ from tournament.forms.director import (
     TeamForm,
     TeamImportForm,
     TeamRegisterForm,
+    TeamsCheckInForm,
     TournamentCreateForm,
     TournamentForm,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "TeamForm",
     "TeamImportForm",
     "TeamRegisterForm",
+    "TeamsCheckInForm",
     "TournamentCreateForm",
     "TournamentForm",
 ]

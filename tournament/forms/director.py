@@ -6,6 +6,7 @@ from scoring import PRESETS, SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.models import STANDINGS_ORDERS, Round, Team, Tournament
 from tournament.services.draws import MAX_TABLE_NUMBER
 from tournament.services.teams import CSV_COLUMNS, MAX_TEAM_NUMBER
+from tournament.typed import whole_number
 
 
 class EventForm(forms.Form):
@@ -123,6 +124,30 @@ class TeamRegisterForm(TeamForm):
     fee_paid = forms.BooleanField(required=False, label="Entry fee paid")
     side_pot = forms.BooleanField(required=False, label="Side pot entered")
     checked_in = forms.BooleanField(required=False, label="Checked in (here today)")
+
+
+class TeamNumbersField(forms.ModelMultipleChoiceField):
+    """Teams by number; anything but a team number's digits is refused before it reaches a query."""
+
+    def clean(self, value):
+        for number in value if isinstance(value, list | tuple) else []:
+            if whole_number(str(number), digits=len(str(MAX_TEAM_NUMBER))) is None:
+                raise forms.ValidationError(self.error_messages["invalid_choice"], params={"value": number})
+        return super().clean(value)
+
+
+class TeamsCheckInForm(forms.Form):
+    """The teams ticked at the desk, by number (the tournament's only)."""
+
+    teams = TeamNumbersField(
+        queryset=Team.objects.none(),
+        to_field_name="number",
+        error_messages={"required": "Tick the teams to check in.", "invalid_choice": "Team #%(value)s is not here."},
+    )
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["teams"].queryset = tournament.teams.all()
 
 
 class TeamImportForm(forms.Form):

@@ -268,6 +268,11 @@ def director_cases(tournament, client):
             {"action": "erase"},
             "That is not a desk action.",
         ),
+        "desk_check_in": (
+            reverse("director:desk_check_in", args=[slug]),
+            {"teams": ["99"], "q": "Player"},
+            "Team #99 is not here.",
+        ),
         "round_new": (reverse("director:round_new", args=[slug]), {"method": "swiss"}),
         "round_swap": (
             reverse("director:round_swap", args=[slug, 1]),
@@ -402,6 +407,7 @@ DIRECTOR_CASES = [
     "team_edit",
     "team_import",
     "desk_action",
+    "desk_check_in",
     "round_new",
     "round_swap",
     "round_move",

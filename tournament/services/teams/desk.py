@@ -2,6 +2,7 @@
 
 from django.db import transaction
 
+from tournament.errors import ServiceError
 from tournament.models import LogEntry, Team
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, team_log_write
@@ -62,3 +63,24 @@ def team_desk_update(
         if SHOWN_FIELDS & set(fields):
             changed(Changed.TEAM, team)
     return team
+
+
+@transaction.atomic
+def teams_check_in(*, tournament, teams, actor: Actor | None = None) -> list[Team]:
+    """Check in a room of teams at once, each logged as the desk's single check-in logs it; teams already
+    checked in are left as they are (another desk got there first). All or nothing: a withdrawn team, or one of
+    another tournament, refuses the whole lot. The teams checked in now, by number."""
+    chosen = sorted({team.pk: team for team in teams}.values(), key=lambda team: team.number)
+    if not chosen:
+        raise ServiceError("Tick the teams to check in.", field="teams")
+    locked = {team.pk: team for team in Team.objects.select_for_update().filter(pk__in=[t.pk for t in chosen])}
+    for team in chosen:
+        current = locked.get(team.pk)
+        if current is None or current.tournament_id != tournament.pk:
+            raise ServiceError(f"Team #{team.number} is not in {tournament.name}.", field="teams")
+        if current.withdrawn:
+            raise ServiceError(f"Team #{team.number} is withdrawn: reinstate it first.", field="teams")
+    arriving = [locked[team.pk] for team in chosen if not locked[team.pk].checked_in]
+    for team in arriving:
+        team_desk_update(team=team, checked_in=True, actor=actor)
+    return arriving

@@ -181,6 +181,7 @@ def desk(request, slug):
         "tournament": tournament,
         "event": tournament.event,
         "teams": found,
+        "arriving": [team for team in found if not team.checked_in and not team.withdrawn],
         "query": query,
         "counts": selectors.desk_counts(tournament),
         "money": money,
@@ -219,8 +220,31 @@ def desk_action(request, slug, number):
     return back_to_desk(request, tournament, team.number, done=done)
 
 
-def back_to_desk(request, tournament, number: int, *, done: bool) -> HttpResponseRedirect:
-    """The desk, with the search kept: at the team's line when done, else at the top where the refusal is."""
+@require_POST
+@director_required
+def desk_check_in(request, slug):
+    """Check in the teams ticked at the desk, or with *Check in all* every team the desk listed as not here."""
+    tournament = selectors.tournament_get(slug)
+    chosen = request.POST.getlist("shown" if "all" in request.POST else "teams")
+    form = forms.TeamsCheckInForm({"teams": chosen}, tournament=tournament)
+    if not form.is_valid():
+        refusal_say(request, form.errors["teams"][0])
+        return back_to_desk(request, tournament, None, done=False)
+    check_in = partial(
+        teams.teams_check_in, tournament=tournament, teams=form.cleaned_data["teams"], actor=request_actor(request)
+    )
+    service_run(request, check_in, _checked_in_said)
+    return back_to_desk(request, tournament, None, done=False)
+
+
+def _checked_in_said(arrived) -> str:
+    if not arrived:
+        return "Those teams were already checked in."
+    return f"{len(arrived)} team(s) checked in: {', '.join(f'#{team.number}' for team in arrived)}."
+
+
+def back_to_desk(request, tournament, number: int | None, *, done: bool) -> HttpResponseRedirect:
+    """The desk, with the search kept: at the team's line when done, else at the top where what happened is."""
     back = reverse("director:desk", args=[tournament.slug])
     query = request.POST.get("q", "")
     search = f"?{urlencode({'q': query})}" if query else ""
