@@ -86,6 +86,7 @@ director_patterns = [
     path("events/<slug:event_slug>/persons/", persons.event_persons, name="event_persons"),
     path("events/<slug:event_slug>/persons/link/", persons.event_person_link, name="event_person_link"),
     path("events/<slug:event_slug>/persons/unlink/", persons.event_person_unlink, name="event_person_unlink"),
+    path("events/<slug:event_slug>/persons/link-all/", persons.event_persons_link_all, name="event_persons_link_all"),
     path("persons/", persons.person_list, name="persons"),
     path("persons/merge/", persons.person_merge, name="person_merge"),
     path("persons/ratings/", persons.ratings_recompute, name="ratings_recompute"),

@@ -143,6 +143,10 @@ def director_forms(tournament):
             {"absent": "NS", "early": "on", "reason": "Not here"},
         ),
         "person_edit": (reverse("director:person_edit", args=[person.pk]), {"name": "Ann Lee", "city": "Reno"}),
+        "event_persons_link_all": (
+            reverse("director:event_persons_link_all", args=[event]),
+            {"which": "new"},
+        ),
         "series_create": (
             reverse("director:series"),
             {"name": "Circuit", "champion": "6", "runner_up": "3", "semifinalist": "1", "qualifying_win": "0.5"},
@@ -274,6 +278,7 @@ DIRECTOR_FORMS = [
     "substitute_add",
     "table_forfeit",
     "person_edit",
+    "event_persons_link_all",
     "series_create",
 ]
 TABLE_FORMS = [

@@ -3,10 +3,13 @@
 Nothing is linked or merged without a director asking: suggestions come from the selectors.
 """
 
+from dataclasses import dataclass
+
 from django.db import transaction
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Person, Player, Seating, TeamMember
+from tournament.models import Event, LogEntry, Person, Player, Seating, TeamMember
+from tournament.selectors.persons import event_link_rows
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.services.ratings import RATINGS_FOLLOWED, ratings_follow_players
@@ -36,12 +39,15 @@ def _shared_tournament(person: Person, players) -> str | None:
     return str(clash.tournament) if clash else None
 
 
-def _player_person_set(player: Player, person: Person | None, actor: Actor | None, action: str, summary: str, **change):
+def _player_person_set(
+    player: Player, person: Person | None, actor: Actor | None, action: str, summary: str, follow=True, **change
+):
     """Link the player to ``person`` (or unlink it, with None) and log ``action`` with its ``before``/``after``.
-    The ratings move with the link: a player who played a signed round has every rating made again."""
+    The ratings move with the link: a player who played a signed round has every rating made again (unless
+    ``follow`` is false: a link in bulk, whose ratings follow once, after the last)."""
     player.person = person
     player.save(update_fields=["person"])
-    if ratings_follow_players(players=[player]):
+    if follow and ratings_follow_players(players=[player]):
         summary += RATINGS_FOLLOWED
     log_write(actor=actor_of(actor), action=action, summary=summary, **change)
     changed(Changed.PERSON, [player])
@@ -53,6 +59,10 @@ def player_link(*, player: Player, person: Person | None = None, actor: Actor | 
 
     Refused when the player is already linked, or the person already plays in one of the player's
     tournaments (a person is at most one player of a tournament)."""
+    return _player_link(player, person, actor)
+
+
+def _player_link(player: Player, person: Person | None, actor: Actor | None, *, follow=True) -> Person:
     player = _player_locked(player)
     if player.person_id is not None:
         raise ServiceError(f"{player} is already linked to {player.person}: unlink first.", field="person")
@@ -69,8 +79,60 @@ def player_link(*, player: Player, person: Person | None = None, actor: Actor | 
             )
     summary = f"{player} of {player.event} linked to {'new person ' if created else ''}{person} (#{person.pk})"
     after = {"player": player.pk, "person": person.pk, "created": created}
-    _player_person_set(player, person, actor, LogEntry.Action.PERSON_LINKED, summary, after=after)
+    _player_person_set(player, person, actor, LogEntry.Action.PERSON_LINKED, summary, follow, after=after)
     return person
+
+
+@dataclass(frozen=True)
+class BulkLinks:
+    """What a link in bulk did: the players linked (each logged as one link is), and how many of the event's are
+    still not linked."""
+
+    linked: list[Player]
+    left: int
+
+
+@transaction.atomic
+def event_players_link_suggested(*, event: Event, actor: Actor | None = None) -> BulkLinks:
+    """Link every player of the event not linked yet whose one suggestion is a person (``event_link_rows``), as
+    the director would one by one. A player with several suggestions, or whose link is refused (a clash, linked
+    meanwhile), is left for the director to choose."""
+    rows = [row for row in event_link_rows(event) if row.player.person_id is None]
+    chosen = [(row.player, row.suggestions[0][0]) for row in rows if len(row.suggestions) == 1]
+    if not chosen:
+        raise ServiceError("No player waiting has one suggested person: choose among the suggestions below.")
+    return _players_link(chosen, actor, waiting=len(rows))
+
+
+@transaction.atomic
+def event_players_link_new(*, event: Event, actor: Actor | None = None) -> BulkLinks:
+    """Make every player of the event with no person and no suggestion a new person of their own (as *Link* with
+    a blank number does); players with a suggestion are left for the director, who may know them."""
+    rows = [row for row in event_link_rows(event) if row.player.person_id is None]
+    unmatched = [(row.player, None) for row in rows if not row.suggestions]
+    if not unmatched:
+        raise ServiceError("Every player waiting has a suggested person: choose among the suggestions below.")
+    return _players_link(unmatched, actor, waiting=len(rows))
+
+
+def _players_link(pairs: list[tuple[Player, Person | None]], actor: Actor | None, *, waiting: int) -> BulkLinks:
+    """Each (player, person) linked as ``player_link`` links it, a refused one skipped (its own savepoint); the
+    ratings follow once, after the last."""
+    linked = []
+    for player, person in pairs:
+        try:
+            with transaction.atomic():
+                _player_link(player, person, actor, follow=False)
+        except ServiceError:
+            continue
+        linked.append(player)
+    if linked and ratings_follow_players(players=linked):
+        log_write(
+            actor=actor_of(actor),
+            action=LogEntry.Action.RATINGS_RECOMPUTED,
+            summary=f"Ratings recomputed from every signed round after {len(linked)} player(s) were linked",
+        )
+    return BulkLinks(linked, waiting - len(linked))
 
 
 @transaction.atomic

@@ -23,7 +23,14 @@ from tournament.selectors.series import series_get, series_list, series_standing
 from tournament.selectors.statistics import tournament_statistics
 from tournament.services import persons, ratings, series
 from tournament.views.cache import public_page
-from tournament.views.common import form_action, form_saved, pdf_response, request_actor, run_and_redirect
+from tournament.views.common import (
+    form_action,
+    form_saved,
+    pdf_response,
+    refusal_say,
+    request_actor,
+    run_and_redirect,
+)
 from tournament.views.permissions import director_required, scorekeeper_required
 
 PERSONS_PAGE_SIZE = 100
@@ -35,8 +42,40 @@ def event_persons(request, event_slug):
     """Every player of the event with their person, or the persons they may be."""
     event = selectors.event_get(event_slug)
     rows = event_link_rows(event)
-    context = {"event": event, "rows": rows, "waiting": sum(1 for row in rows if row.player.person_id is None)}
+    waiting = [row for row in rows if row.player.person_id is None]
+    context = {
+        "event": event,
+        "rows": rows,
+        "waiting": len(waiting),
+        "one_suggestion": sum(1 for row in waiting if len(row.suggestions) == 1),
+        "unmatched": sum(1 for row in waiting if not row.suggestions),
+    }
     return render(request, "director/persons_link.html", context)
+
+
+BULK_LINKS = {
+    "suggested": (persons.event_players_link_suggested, "to the one person suggested"),
+    "new": (persons.event_players_link_new, "each to a new person"),
+}
+
+
+@director_required
+@require_POST
+def event_persons_link_all(request, event_slug):
+    """Every waiting player linked in one action: to its one suggestion, or (none suggested) to a new person."""
+    event = selectors.event_get(event_slug)
+    back = {"to": "director:event_persons", "event_slug": event.slug}
+    which = request.POST.get("which", "")
+    if which not in BULK_LINKS:
+        refusal_say(request, "Choose what to link: every suggestion, or every unmatched player.")
+        return redirect(**back)
+    service, how = BULK_LINKS[which]
+
+    def said(done) -> str:
+        left = f"; {done.left} still not linked" if done.left else ""
+        return f"Linked {len(done.linked)} player(s) {how}, each in the log{left}."
+
+    return run_and_redirect(request, partial(service, event=event, actor=request_actor(request)), said, **back)
 
 
 def _event_player_action(request, event_slug, form_class, service, *, done, invalid: str):

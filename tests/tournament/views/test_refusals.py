@@ -348,6 +348,10 @@ def across_events_cases(tournament, team, other):
             {"player": linked.pk, "person": person.pk},
         ),
         "event_person_unlink": (reverse("director:event_person_unlink", args=[event]), {"player": unlinked.pk}),
+        "event_persons_link_all": (
+            reverse("director:event_persons_link_all", args=[event]),
+            {"which": "suggested"},
+        ),
         "person_merge": (reverse("director:person_merge"), {"keep": person.pk, "merge": person.pk}),
         "person_edit": (reverse("director:person_edit", args=[person.pk]), {"name": " "}, "This field is required."),
         "series": (reverse("director:series"), {"name": "Spring", **points}),
@@ -435,6 +439,7 @@ DIRECTOR_CASES = [
     "payout_confirm",
     "event_person_link",
     "event_person_unlink",
+    "event_persons_link_all",
     "person_merge",
     "person_edit",
     "series",
