@@ -5,7 +5,7 @@ from django import forms
 from scoring.clock import MAX_ADDED_MINUTES
 
 ROUND_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
-TABLE_ACTIONS = [("start", "Start"), ("pause", "Pause"), ("resume", "Resume"), ("add", "Add time")]
+TABLE_ACTIONS = [*ROUND_ACTIONS, ("call_time", "Call time")]
 
 
 class ClockForm(forms.Form):

@@ -1,5 +1,5 @@
 """The round clock's buttons, on the round's page and the live view: start, pause, resume, add time to the
-round or to one table."""
+round or to one table, and call time at one table."""
 
 from functools import partial
 
@@ -10,9 +10,10 @@ from django.views.decorators.http import require_POST
 from tournament import selectors
 from tournament.forms.clock import ClockForm
 from tournament.selectors.clock import clock_view
-from tournament.services import clock
+from tournament.services import clock, sheets
 from tournament.views.common import form_action, refusal_say, request_actor
 from tournament.views.permissions import director_required
+from tournament.views.table.time import time_called_said
 
 ROUND_SERVICES = {
     "start": (clock.round_clock_start, "Round {number}: clock started."),
@@ -20,11 +21,20 @@ ROUND_SERVICES = {
     "resume": (clock.round_clock_resume, "Round {number}: clock resumed."),
     "add": (clock.round_clock_add, "Round {number}: {minutes} minutes added."),
 }
+
+
+def _time_call_now(*, table, actor):
+    """Time called beside the table's clock: after the hands on its sheet now (these pages show the clock, not
+    the sheet, and the live view's clock is not redrawn as hands come in, so they hold no version of it)."""
+    return sheets.table_time_call(table=table, version=table.version, actor=actor)
+
+
 TABLE_SERVICES = {
     "start": (clock.table_clock_start, "Table {number}: clock started."),
     "pause": (clock.table_clock_pause, "Table {number}: clock paused."),
     "resume": (clock.table_clock_resume, "Table {number}: clock resumed."),
     "add": (clock.table_clock_add, "Table {number}: {minutes} minutes added."),
+    "call_time": (_time_call_now, lambda table: f"Table {table.number}: {time_called_said(table)}"),
 }
 
 
@@ -46,8 +56,9 @@ def _clock_action(request, form, services, record: dict, said_number: int, minut
         options = {"minutes": minutes if minutes is not None else 0} if action == "add" else {}
         return service(**record, actor=request_actor(request), **options)
 
-    def done(_result) -> str:
-        return services[form.cleaned_data["action"]][1].format(number=said_number, minutes=form.cleaned_data["minutes"])
+    def done(result) -> str:
+        said = services[form.cleaned_data["action"]][1]
+        return said(result) if callable(said) else said.format(number=said_number, minutes=form.cleaned_data["minutes"])
 
     return form_action(
         request,

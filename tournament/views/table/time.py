@@ -19,17 +19,19 @@ def _time_post(request, secret, service, done):
     return back_to_sheet(page)
 
 
+def time_called_said(table) -> str:
+    """What calling time at the table came to, for whoever called it."""
+    if table.plays_on_after_time:
+        return f"Time called after hand {table.hands_played}: the match is level, play one more hand."
+    return f"Time called after hand {table.hands_played}: both teams sign the sheet."
+
+
 @require_POST
 def time_call(request, secret):
     def call(*, reason, **data):
         return sheets.table_time_call(**data)
 
-    def said(table) -> str:
-        if table.plays_on_after_time:
-            return f"Time called after hand {table.hands_played}: the match is level, play one more hand."
-        return f"Time called after hand {table.hands_played}: both teams sign the sheet."
-
-    return _time_post(request, secret, call, said)
+    return _time_post(request, secret, call, time_called_said)
 
 
 @require_POST
