@@ -41,6 +41,7 @@ director_patterns = [
     path("t/<slug:slug>/payouts.pdf", money.payouts_pdf, name="payouts_pdf"),
     path("t/<slug:slug>/payouts.<str:export_format>", money.payouts_export, name="payouts_export"),
     path("t/<slug:slug>/rounds/new/", director.round_new, name="round_new"),
+    path("t/<slug:slug>/rounds/close/", director.qualifying_close, name="qualifying_close"),
     path("t/<slug:slug>/rounds/<int:number>/", director.round_detail, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
     path("t/<slug:slug>/rounds/<int:number>/sheets.pdf", director.round_sheets_pdf, name="round_sheets_pdf"),

@@ -7,13 +7,17 @@ from django.urls import reverse
 
 from tournament.models import Round, Table, Tournament
 from tournament.services.draws.making import still_playing_words
+from tournament.wording import in_words
 
 
 @dataclass(frozen=True)
 class NextStep:
+    """What to do next, and the button that does it: a link, or a form posted to ``url`` when ``post``."""
+
     text: str
     action: str
     url: str
+    post: bool = False
 
 
 def unsigned_tables(tournament: Tournament) -> list[Table]:
@@ -88,13 +92,15 @@ def tournament_next_step(tournament: Tournament, *, checked_in: int) -> NextStep
             f"Draw round {played + 1}",
             reverse("director:round_new", args=[slug]),
         )
-    open_rounds = [r for r in rounds if r.status == Round.Status.PUBLISHED]
+    open_rounds = [r.number for r in rounds if r.status == Round.Status.PUBLISHED]
     if open_rounds:
-        number = open_rounds[0].number
+        which = f"round {open_rounds[0]}" if len(open_rounds) == 1 else f"rounds {in_words(open_rounds)}"
+        them = "it" if len(open_rounds) == 1 else "them"
         return NextStep(
-            f"Every qualifying sheet is signed: close round {number} so that only staff corrections change it.",
-            f"Close round {number}",
-            reverse("director:round", args=[slug, number]),
+            f"Every qualifying sheet is signed: close {which} so that only staff corrections change {them}.",
+            f"Close {which}",
+            reverse("director:qualifying_close", args=[slug]),
+            post=True,
         )
     playoffs = reverse("director:playoffs", args=[slug])
     if not tournament.playoff_seeds.exists():

@@ -147,9 +147,14 @@ def test_the_tournament_page_offers_the_next_step(director_client, tournament, m
     second = round_published(tournament, method="swiss")
     for table in second.tables.all():
         sheet.play(table)
-    assert next_step(director_client, tournament).startswith("Every qualifying sheet is signed: close round 1")
-    round_close(round=draft)
-    round_close(round=second)
+    assert next_step(director_client, tournament) == (
+        "Every qualifying sheet is signed: close rounds 1 and 2 so that only staff corrections change them."
+    )
+    page = director_client.get(reverse("director:tournament", args=[tournament.slug])).content.decode()
+    close = reverse("director:qualifying_close", args=[tournament.slug])
+    assert f'<form method="post" action="{close}">' in page and "Close rounds 1 and 2</button>" in page
+    response = director_client.post(close, follow=True)
+    assert "Rounds 1 and 2 closed: the qualifying sheets change only by staff correction." in text_of(response)
     assert next_step(director_client, tournament) == "Qualifying is over: seed the playoff from the standings."
 
 

@@ -16,7 +16,7 @@ from tournament.services.draws.making import (
     still_playing_words,
     tables_still_playing,
 )
-from tournament.services.draws.publishing import round_close, round_publish, round_unpublish
+from tournament.services.draws.publishing import qualifying_rounds_close, round_close, round_publish, round_unpublish
 
 __all__ = [
     "MAX_TABLE_NUMBER",
@@ -28,6 +28,7 @@ __all__ = [
     "draw_teams_swap",
     "draw_warnings",
     "next_round_number",
+    "qualifying_rounds_close",
     "round_close",
     "round_draw",
     "round_publish",

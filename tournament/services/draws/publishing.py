@@ -81,3 +81,15 @@ def round_close(*, round: Round, actor: Actor | None = None) -> Round:
     round_.save(update_fields=["status"])
     draw_changed(round_, actor, LogEntry.Action.ROUND_CLOSED, f"Round {round_.number} closed")
     return round_
+
+
+@transaction.atomic
+def qualifying_rounds_close(*, tournament: Tournament, actor: Actor | None = None) -> list[Round]:
+    """Close every qualifying round still open, in one step before seeding the playoff: each as ``round_close``
+    closes it, and logged so. All or nothing: a round with a sheet not signed refuses the lot."""
+    open_rounds = list(
+        tournament.rounds.filter(kind=Round.Kind.QUALIFYING, status=Round.Status.PUBLISHED).order_by("number")
+    )
+    if not open_rounds:
+        raise ServiceError("No qualifying round is open: there is nothing to close.")
+    return [round_close(round=round_, actor=actor) for round_ in open_rounds]

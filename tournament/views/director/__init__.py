@@ -26,6 +26,7 @@ from tournament.views.director.exports import (
 )
 from tournament.views.director.playoffs import playoffs, playoffs_publish, playoffs_reseed, playoffs_seed, playoffs_swap
 from tournament.views.director.rounds import (
+    qualifying_close,
     round_close,
     round_detail,
     round_discard,
@@ -75,6 +76,7 @@ __all__ = [
     "playoffs_reseed",
     "playoffs_seed",
     "playoffs_swap",
+    "qualifying_close",
     "round_clock",
     "round_close",
     "round_detail",

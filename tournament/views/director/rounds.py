@@ -19,6 +19,7 @@ from tournament.typed import number_within
 from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
+from tournament.wording import in_words
 
 
 @director_required
@@ -172,6 +173,20 @@ def round_unpublish(request, slug, number):
 def round_close(request, slug, number):
     done = "Round {number} closed: its sheets change only by staff correction."
     return _round_action(request, slug, number, draws.round_close, done)
+
+
+@require_POST
+@director_required
+def qualifying_close(request, slug):
+    """Close every qualifying round still open in one step, from the tournament's page (its next step)."""
+    tournament = selectors.tournament_get(slug)
+    close = partial(draws.qualifying_rounds_close, tournament=tournament, actor=request_actor(request))
+
+    def said(closed) -> str:
+        which = f"Round {closed[0].number}" if len(closed) == 1 else f"Rounds {in_words(r.number for r in closed)}"
+        return f"{which} closed: the qualifying sheets change only by staff correction."
+
+    return run_and_redirect(request, close, said, "director:tournament", slug=tournament.slug)
 
 
 @require_POST
