@@ -367,3 +367,26 @@ def payouts_pdf(tournament: Tournament) -> bytes:
         "side_prizes": lines(sheet.side_prizes),
     }
     return pdf_render("print/payouts.html", context, paper=tournament.paper_size)
+
+
+@dataclass
+class Pairing:
+    """A team's place in a round, for the wall: its table and side, or a bye (``table`` None)."""
+
+    team: object
+    table: int | None = None
+    side: str = ""
+
+
+def pairings_pdf(round_: Round) -> bytes:
+    """The round's table assignments for the wall, in large print on one page for a day's field: the tables in
+    order with each side's team, then the teams in order with their table and side (byes included)."""
+    tables = selectors.round_tables(round_)
+    by_team = [
+        Pairing(team, table.number, side.label) for table in tables for side, team in table.sides if team is not None
+    ]
+    by_team += [Pairing(bye.team) for bye in selectors.round_byes(round_)]
+    by_team.sort(key=lambda pairing: pairing.team.number)
+    tournament = round_.tournament
+    context = {"tournament": tournament, "event": tournament.event, "round": round_, "tables": tables}
+    return pdf_render("print/pairings.html", {**context, "by_team": by_team}, paper=tournament.paper_size)

@@ -45,6 +45,7 @@ director_patterns = [
     path("t/<slug:slug>/rounds/<int:number>/", director.round_detail, name="round"),
     path("t/<slug:slug>/rounds/<int:number>/live/", director.round_live, name="round_live"),
     path("t/<slug:slug>/rounds/<int:number>/sheets.pdf", director.round_sheets_pdf, name="round_sheets_pdf"),
+    path("t/<slug:slug>/rounds/<int:number>/pairings.pdf", director.round_pairings_pdf, name="round_pairings_pdf"),
     path("t/<slug:slug>/standings.pdf", director.standings_pdf, name="standings_pdf"),
     path("t/<slug:slug>/table-cards.pdf", director.table_cards_pdf, name="table_cards_pdf"),
     path("t/<slug:slug>/hands.<str:export_format>", director.hands_export, name="hands_export"),

@@ -25,6 +25,14 @@ def round_sheets_pdf(request, slug, number):
 
 
 @scorekeeper_required
+def round_pairings_pdf(request, slug, number):
+    """The round's table assignments in large print, to post on the wall."""
+    tournament = selectors.tournament_get(slug)
+    round_ = selectors.round_get(tournament, number)
+    return pdf_response(printing.pairings_pdf(round_), f"{tournament.slug}-round-{round_.number}-pairings.pdf")
+
+
+@scorekeeper_required
 def hands_export(request, slug, export_format):
     """Every hand of the tournament, and the rulings on whole rounds, as CSV or XLSX."""
     if export_format not in ("csv", "xlsx"):
