@@ -272,7 +272,10 @@ class PenaltyForm(VersionedForm):
 
 
 class CodeInput(forms.TextInput):
-    """A team code typed on a phone: capitals, no autocorrect, nothing remembered."""
+    """A team code typed on a phone: capitals, no autocorrect, nothing remembered; a refused one is drawn empty
+    (``first_error_focus``), so a phone retypes it rather than appending to it and spending its budget."""
+
+    emptied_when_refused = True
 
     def __init__(self):
         super().__init__(

@@ -90,10 +90,18 @@ def form_saved(request, form, service: Callable[..., object], done: str | Callab
 
 def first_error_focus(form) -> None:
     """The page opens at the form's first refused field (the browser scrolls to a focused field, no script
-    needed); a refusal of the whole form is at its top, focused the same way (``includes/form_errors.html``)."""
-    first = next((name for name in form.errors if name in form.fields), None)
-    if first is not None:
-        form.fields[first].widget.attrs["autofocus"] = True
+    needed); a refusal of the whole form is at its top, focused the same way (``includes/form_errors.html``).
+
+    A refused field whose widget says ``emptied_when_refused`` (a team code) is drawn empty: typed again from
+    scratch, not appended to what was refused."""
+    refused = [name for name in form.errors if name in form.fields]
+    if refused:
+        form.fields[refused[0]].widget.attrs["autofocus"] = True
+    emptied = [name for name in refused if getattr(form.fields[name].widget, "emptied_when_refused", False)]
+    if emptied and form.is_bound:
+        form.data = form.data.copy()
+        for name in emptied:
+            form.data[form.add_prefix(name)] = ""
 
 
 def run_and_redirect(

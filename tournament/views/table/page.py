@@ -26,7 +26,13 @@ from tournament.models import Round, Table
 from tournament.selectors.clock import clock_view
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import ChangeContext, may_change
-from tournament.views.common import earlier_messages_drop, refusal_say, request_actor, service_run
+from tournament.views.common import (
+    earlier_messages_drop,
+    first_error_focus,
+    refusal_say,
+    request_actor,
+    service_run,
+)
 from tournament.views.offline import offline_copy, offline_refresh
 from tournament.views.team import team_code_opened
 
@@ -260,6 +266,7 @@ class TablePage:
             for error in errors:
                 if error not in form.errors.get(field, []):
                     form.add_error(None if field == "__all__" else field, error)
+        first_error_focus(form)
         return form
 
     def hand_form_options(self) -> dict:
