@@ -300,6 +300,21 @@ def test_the_archive_carries_the_money_and_round_trips_byte_identically(finished
         ({"payout_percents": "50, 30"}, "money.payout_percents: The percentages add up to 80%"),
         ({"payments": [{"team": 1, "kind": "refund", "pot": "entry", "amount": "5.00", "method": "cash"}]}, "reason"),
         ({"payments": [{"team": 9, "kind": "received", "pot": "entry", "amount": "5.00", "method": "cash"}]}, "team"),
+        (
+            {
+                "payments": [
+                    {
+                        "team": 1,
+                        "kind": "received",
+                        "pot": "entry",
+                        "amount": "5.00",
+                        "method": "cash",
+                        "voided_at": "2026-05-01T10:00:00Z",
+                    }
+                ]
+            },
+            "a voided payment has its reason",
+        ),
     ],
 )
 def test_bad_money_in_an_archive_is_refused_and_nothing_is_loaded(tournament, make_teams, change, message):
@@ -332,3 +347,20 @@ def test_a_seeded_playoff_makes_the_standings_a_preview_again(qualified):  # noq
     assert payout_sheet(qualified).final, "qualifying is complete and no playoff is seeded"
     playoff_seed(tournament=qualified, teams=4)
     assert not payout_sheet(qualified).final
+
+
+def test_an_archived_fee_paid_mark_yields_to_the_archived_amounts(tournament, make_teams):
+    """A "fee paid" mark made before the fee existed, archived beside a fee and no payment: imported unpaid."""
+    from tournament.services.archive import event_export, event_import
+
+    make_teams(tournament, 2)
+    data = event_export(tournament.event)
+    data["tournaments"][0]["money"]["entry_fee"] = "100.00"
+    data["tournaments"][0]["money"]["payments"] = [
+        {"team": 2, "kind": "received", "pot": "entry", "amount": "100.00", "method": "cash"}
+    ]
+    for team in data["tournaments"][0]["teams"]:
+        team["fee_paid"] = team["number"] == 1
+    tournament.event.delete()
+    imported = event_import(data=data).tournaments.get()
+    assert list(imported.teams.order_by("number").values_list("fee_paid", flat=True)) == [False, True]
