@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby, pairwise
+from re import fullmatch
 
 from scoring.errors import ScoringError
 from scoring.terms import Term
@@ -27,13 +28,17 @@ class SidePotRule(Term):
     BOSTONS = "bostons", "In proportion to the Bostons each team made"
 
 
+def _typed_decimal(value) -> Decimal | None:
+    """A number as typed: ASCII digits with an optional decimal point (and a minus, to be refused by name), else
+    None. ``Decimal`` alone would read "٥٠", "５０", "1_000" and "1E+3"; no other number in the app takes them."""
+    text = str(value).strip()
+    return Decimal(text) if fullmatch(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?", text) else None
+
+
 def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
     """An amount of money as typed: not negative, whole cents, and not absurdly large."""
-    try:
-        amount = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise ScoringError("Enter an amount such as 25 or 25.50.", field=field) from None
-    if not amount.is_finite():
+    amount = _typed_decimal(value)
+    if amount is None:
         raise ScoringError("Enter an amount such as 25 or 25.50.", field=field)
     if amount < 0:
         raise ScoringError("An amount cannot be negative.", field=field)
@@ -47,11 +52,10 @@ def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
 
 def percent_check(value, *, field: str = "house_percent") -> Decimal:
     """A percentage from 0 to 100, at most two decimals."""
-    try:
-        percent = Decimal(str(value).strip())
-    except InvalidOperation:
-        raise ScoringError("Enter a percentage such as 10 or 12.5.", field=field) from None
-    if not percent.is_finite() or percent < 0 or percent > 100:
+    percent = _typed_decimal(value)
+    if percent is None:
+        raise ScoringError("Enter a percentage such as 10 or 12.5.", field=field)
+    if percent < 0 or percent > 100:
         raise ScoringError("A percentage is from 0 to 100.", field=field)
     if percent != percent.quantize(CENT):
         raise ScoringError("A percentage has at most two decimals.", field=field)

@@ -1,5 +1,5 @@
-"""Prize-giving on phones at 390×844: the director pays the champion from the payout sheet, and the champion
-confirms receipt on its own phone with its code."""
+"""Prize-giving on phones at 390×844: the director pays the champion from the payout sheet (and confirms), and the
+champion confirms receipt on its own phone with its code."""
 
 import pytest
 
@@ -22,9 +22,12 @@ def tall_enough(locator) -> bool:
 def test_the_director_pays_and_the_champion_confirms_on_its_phone(prize_giving, director, phone, login, second_phone):
     login("director", "pw-for-tests-123")
     phone.goto(f"/manage/t/{prize_giving.slug}/payouts/")
-    pay = phone.get_by_role("button", name="Pay 360.00")
+    pay = phone.get_by_role("link", name="Pay 360.00")
     assert tall_enough(pay)
     pay.click()
+    phone.wait_for_selector("text=360.00 for place 1 (prize pool)?")
+    assert not Payout.objects.exists(), "Pay confirms first"
+    phone.get_by_role("button", name="Pay 360.00").click()
     phone.wait_for_selector("text=Team #1 paid 360.00")
     payout = Payout.objects.get(team__number=1, pot="entry")
 

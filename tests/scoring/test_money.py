@@ -13,6 +13,7 @@ from scoring.money import (
     amount_check,
     house_share,
     payout_percents_parse,
+    percent_check,
     placing_payouts,
     prize_pool,
     side_pot_payouts,
@@ -108,6 +109,16 @@ def test_bad_amounts_are_refused(typed, message):
 
 def test_amounts_are_kept_with_cents():
     assert str(amount_check("25", field="entry_fee")) == "25.00"
+    assert [str(amount_check(typed, field="amount")) for typed in (" 25.5 ", ".5", "5.")] == ["25.50", "0.50", "5.00"]
+
+
+@pytest.mark.parametrize("typed", ["٥٠", "５０", "1_000", "1E+3", "NaN", "Infinity", "+5", "1,000", ".", "50\u200b"])
+def test_money_is_ascii_digits_with_an_optional_decimal_point_only(typed):
+    """As every other number typed into the app: other digits, separators and exponents are refused."""
+    with pytest.raises(ScoringError, match="such as 25"):
+        amount_check(typed, field="amount")
+    with pytest.raises(ScoringError, match="such as 10"):
+        percent_check(typed)
 
 
 def test_side_pot_by_placing_places_its_teams_among_themselves():

@@ -1,4 +1,5 @@
-"""Money forms: the settings, a payment or refund at the desk, and a team's code confirming a prize.
+"""Money forms: the settings, a payment or refund at the desk and its correction, a prize's hand-over signed at
+the desk, and a team's code confirming a prize on its phone.
 
 Amounts are typed as text and checked by the money engine, whose refusal is shown beside the field.
 """
@@ -8,6 +9,7 @@ from django import forms
 from scoring.money import SidePotRule
 from tournament.forms.table import CodeInput
 from tournament.models import Payment, Pot
+from tournament.services.money import OWED
 
 
 class AmountInput(forms.TextInput):
@@ -38,7 +40,31 @@ class MoneySettingsForm(forms.Form):
 class PaymentForm(forms.Form):
     amount = amount_field("Amount received")
     method = forms.ChoiceField(choices=Payment.Method.choices, label="How")
+    pot = forms.ChoiceField(choices=[(OWED, "What it owes (fee, then side pot)"), *Pot.choices], label="For")
+
+
+class ReasonForm(forms.Form):
+    """Why a record is corrected (a payment voided, a prize payment undone): kept in the log."""
+
+    reason = forms.CharField(max_length=200, label="Why", help_text="Kept in the log.")
+
+
+class PaymentMoveForm(ReasonForm):
+    team = forms.IntegerField(min_value=1, max_value=9999, label="To team #")
     pot = forms.ChoiceField(choices=Pot.choices, label="For")
+
+
+class PayoutPayForm(forms.Form):
+    """Which prize the confirmation page pays: carried from the sheet's *Pay* link to its button."""
+
+    team = forms.IntegerField(min_value=1, max_value=9999, widget=forms.HiddenInput)
+    pot = forms.ChoiceField(choices=Pot.choices, widget=forms.HiddenInput)
+
+
+class HandOverForm(forms.Form):
+    """The player taking the prize signs on the desk's screen with their own name."""
+
+    signed_by = forms.CharField(max_length=80, label="Signed by (the player's name, typed by them)")
 
 
 class RefundForm(forms.Form):
@@ -49,6 +75,6 @@ class RefundForm(forms.Form):
 
 
 class PayoutCodeForm(forms.Form):
-    """The winning team's code, typed on its own phone or at the desk, confirming it received its prize."""
+    """The winning team's code, typed on its own phone, confirming it received its prize."""
 
     code = forms.CharField(max_length=12, label="Team code", widget=CodeInput())

@@ -17,7 +17,8 @@ PRIZE_FROM = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
 
 
 class Payment(models.Model):
-    """Money received from a team at the desk, or handed back to it (a refund, with its reason)."""
+    """Money received from a team at the desk, or handed back to it (a refund, with its reason). A payment booked
+    by mistake is voided, never deleted: it stays in the team's money history, counted nowhere."""
 
     class Method(models.TextChoices):
         CASH = "cash", "Cash"
@@ -37,12 +38,18 @@ class Payment(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     recorded_by = models.CharField(max_length=150, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True, help_text="When it was voided (booked by mistake).")
+    voided_reason = models.CharField(max_length=200, blank=True)
+    voided_by = models.CharField(max_length=150, blank=True)
 
     class Meta:
         ordering = ["tournament", "created_at", "pk"]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="payment_amount_positive"),
             models.CheckConstraint(condition=~Q(kind="refund") | ~Q(reason=""), name="payment_refund_has_reason"),
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True) | ~Q(voided_reason=""), name="payment_void_has_reason"
+            ),
         ]
 
     def __str__(self):

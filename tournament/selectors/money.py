@@ -31,6 +31,7 @@ class TeamAccount:
     entry_refunded: Decimal = ZERO
     side_refunded: Decimal = ZERO
     methods: set = field(default_factory=set)
+    history: list[Payment] = field(default_factory=list)  # every payment and refund, the voided ones included
 
     @property
     def entry_net(self) -> Decimal:
@@ -49,13 +50,33 @@ class TeamAccount:
         return self.entry_refunded + self.side_refunded
 
     @property
-    def outstanding(self) -> Decimal:
-        return max(ZERO, self.expected_entry - self.entry_net) + max(ZERO, self.expected_side - self.side_net)
+    def entry_owed(self) -> Decimal:
+        return max(ZERO, self.expected_entry - self.entry_net)
 
     @property
-    def side_pot_next(self) -> bool:
-        """The entry fee is paid and the side pot is not: the desk's next payment is most likely the side pot's."""
-        return self.team.side_pot and self.entry_net >= self.expected_entry and self.side_net < self.expected_side
+    def side_owed(self) -> Decimal:
+        return max(ZERO, self.expected_side - self.side_net)
+
+    @property
+    def outstanding(self) -> Decimal:
+        return self.entry_owed + self.side_owed
+
+    @property
+    def owed_booked(self) -> str:
+        """Where paying what the team owes is booked, for the desk's form to say before it is saved."""
+        return split_said(self.split(self.outstanding))
+
+    def split(self, amount: Decimal) -> list[tuple[str, Decimal]]:
+        """Where ``amount`` is booked when it pays what is owed: the entry fee first, then the side pot; what is
+        beyond both goes to the entry fee (the desk refunds it if it was a mistake)."""
+        side = min(self.side_owed, max(ZERO, amount - self.entry_owed))
+        parts = [(Pot.ENTRY, amount - side), (Pot.SIDE_POT, side)]
+        return [(pot, part) for pot, part in parts if part > 0]
+
+
+def split_said(parts: list[tuple[str, Decimal]]) -> str:
+    """ "100.00 to the entry fee and 20.00 to the side pot": where a payment is (or would be) booked."""
+    return " and ".join(f"{amount} to the {Pot(pot).label.lower()}" for pot, amount in parts)
 
 
 @dataclass(frozen=True)
@@ -82,7 +103,11 @@ def desk_money(tournament: Tournament, teams: list[Team] | None = None) -> DeskM
     teams = list(teams_with_players(tournament)) if teams is None else teams
     sums = defaultdict(lambda: defaultdict(lambda: ZERO))
     methods = defaultdict(set)
-    for payment in Payment.objects.filter(tournament=tournament).only("team_id", "kind", "pot", "amount", "method"):
+    history = defaultdict(list)
+    for payment in Payment.objects.filter(tournament=tournament):
+        history[payment.team_id].append(payment)
+        if payment.voided_at is not None:
+            continue
         sums[payment.team_id][payment.kind, payment.pot] += payment.amount
         if payment.kind == Payment.Kind.RECEIVED:
             methods[payment.team_id].add(payment.get_method_display())
@@ -93,7 +118,15 @@ def desk_money(tournament: Tournament, teams: list[Team] | None = None) -> DeskM
         entry_back, side_back = paid[Payment.Kind.REFUND, Pot.ENTRY], paid[Payment.Kind.REFUND, Pot.SIDE_POT]
         expected_entry, expected_side = _expected(tournament, team, entry_in - entry_back, side_in - side_back)
         accounts[team.pk] = TeamAccount(
-            team, expected_entry, expected_side, entry_in, side_in, entry_back, side_back, methods[team.pk]
+            team,
+            expected_entry,
+            expected_side,
+            entry_in,
+            side_in,
+            entry_back,
+            side_back,
+            methods[team.pk],
+            history[team.pk],
         )
     rows = accounts.values()
     return DeskMoney(

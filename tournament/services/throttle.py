@@ -6,7 +6,8 @@ Two budgets, each of ``WRONG_CODES_ALLOWED`` wrong codes; spending one pauses wh
   tournament is a hit;
 - a table's, for each address that types codes at it (signing, accepting a hand), where only the two
   codes of that table are hits. The pause falls on the address that guessed, never on the teams: the right
-  team signs at once from its own phone.
+  team signs at once from its own phone;
+- a prize's, for each address that types codes to confirm a team received its prize, bound the same way.
 
 A correct code refills neither budget (an attacker holding one code cannot buy more guesses with it);
 wrong codes are forgotten ``PAUSE`` after the last one. Staff see the pauses and lift one
@@ -22,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Table, Throttle
+from tournament.models import LogEntry, Payout, Table, Team, Throttle
 from tournament.services.log import Actor, log_write
 
 security_log = logging.getLogger("tournament.security")
@@ -31,6 +32,7 @@ WRONG_CODES_ALLOWED = 5
 PAUSE = datetime.timedelta(hours=72)
 ADDRESS_PREFIX = "code-from:"
 TABLE_PREFIX = "table-codes:"
+PAYOUT_PREFIX = "payout-code:"
 
 
 def guesser(address: str) -> str:
@@ -52,6 +54,10 @@ def address_key(address: str) -> str:
 
 def table_key(table: Table, address: str) -> str:
     return f"{TABLE_PREFIX}{table.pk}:{guesser(address)}"
+
+
+def payout_key(payout: Payout, address: str) -> str:
+    return f"{PAYOUT_PREFIX}{payout.team_id}:{guesser(address)}"
 
 
 def throttle_check(key: str) -> None:
@@ -96,30 +102,45 @@ class CodePause:
     address: str
     table: Table | None
     until: datetime.datetime
+    team: Team | None = None  # a prize's pause: confirming this team's prize
 
     @property
     def where(self) -> str:
+        if self.team is not None:
+            return f"{self.team.tournament.name}, confirming team #{self.team.number}'s prize"
         if self.table is None:
             return "opening team pages (/my/)"
         return f"{self.table.round.tournament.name}, round {self.table.round.number}, table {self.table.number}"
 
 
-def code_pauses() -> list[CodePause]:
-    """Every pause in force, the latest ending first, each with its address and table (if a table's)."""
-    paused = list(Throttle.objects.filter(blocked_until__gt=timezone.now()).order_by("-blocked_until"))
-    table_of = {}
+def _keyed(paused: list[Throttle], prefix: str) -> dict[int, tuple[int, str]]:
+    """The pauses keyed ``prefix<pk>:<address>``: each throttle's record pk and address."""
+    keyed = {}
     for throttle in paused:
-        if throttle.key.startswith(TABLE_PREFIX):
-            table_pk, _, address = throttle.key.removeprefix(TABLE_PREFIX).partition(":")
-            table_of[throttle.pk] = (int(table_pk), address)
+        if throttle.key.startswith(prefix):
+            pk, _, address = throttle.key.removeprefix(prefix).partition(":")
+            if pk.isdecimal() and address:
+                keyed[throttle.pk] = (int(pk), address)
+    return keyed
+
+
+def code_pauses() -> list[CodePause]:
+    """Every pause in force, the latest ending first, each with its address and table or prize (if one's)."""
+    paused = list(Throttle.objects.filter(blocked_until__gt=timezone.now()).order_by("-blocked_until"))
+    table_of, team_of = _keyed(paused, TABLE_PREFIX), _keyed(paused, PAYOUT_PREFIX)
     tables = Table.objects.select_related("round__tournament").in_bulk([pk for pk, _ in table_of.values()])
+    teams = Team.objects.select_related("tournament").in_bulk([pk for pk, _ in team_of.values()])
     pauses = []
     for throttle in paused:
         if throttle.pk in table_of:
             table_pk, address = table_of[throttle.pk]
             if table_pk in tables:
                 pauses.append(CodePause(throttle.pk, address, tables[table_pk], throttle.blocked_until))
-        else:
+        elif throttle.pk in team_of:
+            team_pk, address = team_of[throttle.pk]
+            if team_pk in teams:
+                pauses.append(CodePause(throttle.pk, address, None, throttle.blocked_until, teams[team_pk]))
+        elif throttle.key.startswith(ADDRESS_PREFIX):
             address = throttle.key.removeprefix(ADDRESS_PREFIX)
             pauses.append(CodePause(throttle.pk, address, None, throttle.blocked_until))
     return pauses

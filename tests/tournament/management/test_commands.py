@@ -44,9 +44,27 @@ def test_the_demo_gets_its_own_table_links_and_a_log_from_registration_to_champi
     assert not archived & set(Table.objects.values_list("secret", flat=True)), "the public archive's links are dead"
     first = Tournament.objects.get(name="1st tournament")
     log = list(first.log.order_by("created_at", "pk").values_list("action", flat=True))
-    assert log[0] == LogEntry.Action.TOURNAMENT_CREATED and log[-1] == LogEntry.Action.CHAMPION
+    assert log[0] == LogEntry.Action.TOURNAMENT_CREATED
+    assert log.index(LogEntry.Action.CHAMPION) < log.index(LogEntry.Action.PAYOUT), "prizes paid after the final"
     assert {LogEntry.Action.TEAM_REGISTERED, LogEntry.Action.DESK, LogEntry.Action.ROUND_PUBLISHED} <= set(log)
     assert LogEntry.objects.filter(table__round__tournament=first, action=LogEntry.Action.SIGNED).exists()
+
+
+def test_the_demo_shows_fees_a_side_pot_a_correction_and_a_payout_sheet(db):
+    from decimal import Decimal
+
+    from tournament.selectors.money import desk_money, payout_sheet
+
+    run("seed_demo")
+    main = Tournament.objects.get(name="Main Event")
+    desk = desk_money(main)
+    assert (desk.received, desk.outstanding, desk.side_pot_entrants) == (Decimal(800), Decimal(60), 6)
+    assert main.payments.filter(voided_at__isnull=False).get().voided_reason.startswith("moved to team #15")
+    assert main.teams.filter(fee_paid=True).count() == 15, "paid is what the amounts say"
+    first = Tournament.objects.get(name="1st tournament")
+    sheet = payout_sheet(first)
+    assert sheet.final and [line.paid is not None for line in sheet.prizes] == [True, True, False]
+    assert sheet.prizes[0].paid.confirmed_on.startswith("handed over at the desk, signed by")
 
 
 def test_the_demo_fixture_is_what_the_demo_builder_plays(db, tmp_path):

@@ -18,6 +18,7 @@ from tournament.services.money import (
 )
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.teams import team_desk_update
+from tournament.services.throttle import code_pauses
 
 D = Decimal
 
@@ -171,12 +172,12 @@ def test_prizes_paid_and_confirmed_with_the_team_code_balance_the_desk(finished,
         payout_pay(tournament=finished, team=line.team, pot=line.pot)
     champion = Payout.objects.get(team__number=1, pot="entry")
     with pytest.raises(ServiceError, match="not team #1's code") as refused:
-        payout_confirm(payout=champion, code=finished.teams.get(number=3).code)
+        payout_confirm(payout=champion, code=finished.teams.get(number=3).code, address="10.0.0.9")
     assert refused.value.field == "code"
-    assert Throttle.objects.get(key=f"payout-code:{champion.team_id}").failures == 1
-    payout_confirm(payout=champion, code=champion.team.code.lower(), where="at the desk")
+    assert Throttle.objects.get(key=f"payout-code:{champion.team_id}:10.0.0.9").failures == 1
+    payout_confirm(payout=champion, code=champion.team.code.lower(), where="on the team's phone")
     champion.refresh_from_db()
-    assert champion.confirmed_at is not None and champion.confirmed_on == "at the desk"
+    assert champion.confirmed_at is not None and champion.confirmed_on == "on the team's phone"
     with pytest.raises(ServiceError, match="confirmed this prize already"):
         payout_confirm(payout=champion, code=champion.team.code)
     with pytest.raises(ServiceError, match="paid already"):
@@ -189,14 +190,19 @@ def test_prizes_paid_and_confirmed_with_the_team_code_balance_the_desk(finished,
         settings(finished, payout_percents="100")
 
 
-def test_wrong_codes_pause_the_confirmation(finished, sheet):
+def test_wrong_codes_pause_the_address_that_guessed_not_the_team(finished, sheet):
     play(sheet, finished, "3P", "EW")
     payout = payout_pay(tournament=finished, team=finished.teams.get(number=1))
     for _ in range(5):
         with pytest.raises(ServiceError, match="not team #1's code"):
-            payout_confirm(payout=payout, code="AAAAAA")
+            payout_confirm(payout=payout, code="AAAAAA", address="203.0.113.7")
     with pytest.raises(ServiceError, match="Too many wrong team codes"):
-        payout_confirm(payout=payout, code=payout.team.code)
+        payout_confirm(payout=payout, code=payout.team.code, address="203.0.113.7")
+    (pause,) = code_pauses()
+    assert (pause.address, pause.where) == ("203.0.113.7", f"{finished.name}, confirming team #1's prize")
+    payout_confirm(payout=payout, code=payout.team.code, address="198.51.100.4")  # the team's own phone
+    payout.refresh_from_db()
+    assert payout.confirmed_at is not None
 
 
 def test_side_pot_by_bostons_with_nobody_making_one_goes_to_the_best_placed(finished, sheet):
@@ -271,6 +277,9 @@ def test_the_archive_carries_the_money_and_round_trips_byte_identically(finished
         "reason": "Left after round 1",
         "recorded_by": "",
         "created_at": None,
+        "voided_at": None,
+        "voided_reason": "",
+        "voided_by": "",
     }
     # 787.50 in, house 78.75, pool 708.75: half is 354.375, rounded down, and the left-over cent to 1st.
     assert money["payouts"][0]["amount"] == "354.38" and money["payouts"][0]["confirmed_at"]
@@ -291,6 +300,21 @@ def test_the_archive_carries_the_money_and_round_trips_byte_identically(finished
         ({"payout_percents": "50, 30"}, "money.payout_percents: The percentages add up to 80%"),
         ({"payments": [{"team": 1, "kind": "refund", "pot": "entry", "amount": "5.00", "method": "cash"}]}, "reason"),
         ({"payments": [{"team": 9, "kind": "received", "pot": "entry", "amount": "5.00", "method": "cash"}]}, "team"),
+        (
+            {
+                "payments": [
+                    {
+                        "team": 1,
+                        "kind": "received",
+                        "pot": "entry",
+                        "amount": "5.00",
+                        "method": "cash",
+                        "voided_at": "2026-05-01T10:00:00Z",
+                    }
+                ]
+            },
+            "a voided payment has its reason",
+        ),
     ],
 )
 def test_bad_money_in_an_archive_is_refused_and_nothing_is_loaded(tournament, make_teams, change, message):
@@ -323,3 +347,20 @@ def test_a_seeded_playoff_makes_the_standings_a_preview_again(qualified):  # noq
     assert payout_sheet(qualified).final, "qualifying is complete and no playoff is seeded"
     playoff_seed(tournament=qualified, teams=4)
     assert not payout_sheet(qualified).final
+
+
+def test_an_archived_fee_paid_mark_yields_to_the_archived_amounts(tournament, make_teams):
+    """A "fee paid" mark made before the fee existed, archived beside a fee and no payment: imported unpaid."""
+    from tournament.services.archive import event_export, event_import
+
+    make_teams(tournament, 2)
+    data = event_export(tournament.event)
+    data["tournaments"][0]["money"]["entry_fee"] = "100.00"
+    data["tournaments"][0]["money"]["payments"] = [
+        {"team": 2, "kind": "received", "pot": "entry", "amount": "100.00", "method": "cash"}
+    ]
+    for team in data["tournaments"][0]["teams"]:
+        team["fee_paid"] = team["number"] == 1
+    tournament.event.delete()
+    imported = event_import(data=data).tournaments.get()
+    assert list(imported.teams.order_by("number").values_list("fee_paid", flat=True)) == [False, True]

@@ -27,8 +27,12 @@ def money_pages(tournament):
         ("get", reverse("director:payouts_export", args=[slug, "csv"]), {}),
         ("post", reverse("director:payment_add", args=[slug, 1]), {"amount": "100", "method": "cash", "pot": "entry"}),
         ("post", reverse("director:refund_add", args=[slug, 1]), {"amount": "1", "pot": "entry", "reason": "x"}),
+        ("get", f"{reverse('director:payout_pay', args=[slug])}?team=1&pot=entry", {}),
         ("post", reverse("director:payout_pay", args=[slug]), {"team": "1", "pot": "entry"}),
-        ("post", reverse("director:payout_confirm", args=[slug, 1]), {"code": "AAAAAA"}),
+        ("post", reverse("director:payout_confirm", args=[slug, 1]), {"signed_by": "Player 0a"}),
+        ("post", reverse("director:payout_undo", args=[slug, 1]), {"reason": "x"}),
+        ("post", reverse("director:payment_void", args=[slug, 1, 1]), {"reason": "x"}),
+        ("post", reverse("director:payment_move", args=[slug, 1, 1]), {"team": "2", "pot": "entry", "reason": "x"}),
     ]
 
 
@@ -42,6 +46,23 @@ def test_money_pages_refuse_everyone_but_directors(client, tournament, make_team
         for method, url, data in money_pages(tournament):
             assert getattr(client, method)(url, data).status_code == 403, (user, url)
     assert not Payment.objects.exists()
+
+
+def test_corrections_refuse_everyone_but_directors(client, tournament, make_teams, scorekeeper):
+    settings(tournament)
+    one, _ = make_teams(tournament, 2)
+    payment = payment_record(team=one, amount="100")
+    slug = tournament.slug
+    corrections = [
+        (reverse("director:payment_void", args=[slug, 1, payment.pk]), {"reason": "x"}),
+        (reverse("director:payment_move", args=[slug, 1, payment.pk]), {"team": "2", "pot": "entry", "reason": "x"}),
+    ]
+    for url, data in corrections:
+        assert client.post(url, data).status_code == 302 and not Payment.objects.filter(voided_at__isnull=False)
+    client.force_login(scorekeeper)
+    for url, data in corrections:
+        assert client.post(url, data).status_code == 403
+    assert Payment.objects.get().voided_at is None
 
 
 def test_money_settings_refused_beside_the_field(director_client, tournament):
@@ -73,7 +94,7 @@ def test_the_desk_records_payments_and_shows_its_totals(director_client, tournam
     pay = reverse("director:payment_add", args=[tournament.slug, 2])
     response = director_client.post(pay, {"amount": "100", "method": "card", "pot": "entry"})
     assert response.status_code == 302 and response["Location"].endswith("#team-2")
-    director_client.post(pay, {"amount": "-5", "method": "cash", "pot": "entry"})
+    director_client.post(pay, {"amount": "-5", "method": "cash", "pot": "owed"})
     page = text_of(director_client.get(desk))
     assert "An amount cannot be negative." in page
     assert "Received 100.00" in page and "Expected 220.00" in page and "Outstanding 120.00" in page
@@ -214,3 +235,76 @@ def test_the_payout_sheet_and_desk_cost_a_fixed_number_of_queries(
         assert director_client.get(reverse("director:payouts", args=[tournament.slug])).status_code == 200
     with django_assert_max_num_queries(30):
         assert director_client.get(reverse("director:desk", args=[tournament.slug])).status_code == 200
+
+
+def test_the_desk_books_a_side_pot_teams_payment_where_it_is_owed_and_says_so_before(
+    director_client, tournament, make_teams
+):
+    settings(tournament)
+    (_, two) = make_teams(tournament, 2)
+    team_desk_update(team=two, side_pot=True)
+    desk = reverse("director:desk", args=[tournament.slug])
+    page = text_of(director_client.get(desk))
+    assert "Books 100.00 to the entry fee and 20.00 to the side pot." in page
+    pay = reverse("director:payment_add", args=[tournament.slug, 2])
+    director_client.post(pay, {"amount": "120.00", "method": "cash", "pot": "owed"})
+    page = text_of(director_client.get(desk))
+    assert "Team #2: 120.00 received: 100.00 to the entry fee and 20.00 to the side pot." in page
+    assert "Paid 100.00 of 100.00 · side pot 20.00 of 20.00 (cash)" in page
+    director_client.post(pay, {"amount": "５０", "method": "cash", "pot": "owed"})
+    assert "Enter an amount such as 25 or 25.50." in text_of(director_client.get(desk))
+    assert Payment.objects.count() == 2
+
+
+def test_a_wrong_payment_is_moved_or_voided_from_the_desk_and_stays_in_its_history(
+    director_client, tournament, make_teams
+):
+    settings(tournament)
+    make_teams(tournament, 2)
+    desk = reverse("director:desk", args=[tournament.slug])
+    director_client.post(
+        reverse("director:payment_add", args=[tournament.slug, 1]), {"amount": "100", "method": "cash", "pot": "owed"}
+    )
+    wrong = Payment.objects.get()
+    move = reverse("director:payment_move", args=[tournament.slug, 1, wrong.pk])
+    director_client.post(move, {"team": "2", "pot": "entry", "reason": ""})
+    assert Payment.objects.get().voided_at is None, "no reason, no move"
+    response = director_client.post(move, {"team": "2", "pot": "entry", "reason": "It was #2's money"})
+    assert response["Location"].endswith("#team-1")
+    page = text_of(director_client.get(desk))
+    assert "100.00 moved to team #2" in page
+    assert "Voided" in page and "moved to team #2" in page and "It was #2" in page
+    assert "Received 100.00" in page and "Outstanding 100.00" in page
+    moved = Payment.objects.get(voided_at__isnull=True)
+    director_client.post(
+        reverse("director:payment_void", args=[tournament.slug, 2, moved.pk]), {"reason": "Never paid"}
+    )
+    page = text_of(director_client.get(desk))
+    assert "Team #2: the 100.00 was voided." in page and "Received 0.00" in page
+    assert Payment.objects.count() == 2 and not Payment.objects.filter(voided_at__isnull=True).exists()
+
+
+def test_pay_confirms_a_prize_is_undone_and_the_desk_records_a_signed_hand_over(director_client, finished, sheet):  # noqa: F811
+    play(sheet, finished, "3P", "EW")
+    sheet_url = reverse("director:payouts", args=[finished.slug])
+    pay = reverse("director:payout_pay", args=[finished.slug])
+    page = text_of(director_client.get(f"{pay}?team=1&pot=entry"))
+    assert "Pay #1 Player 0a" in page and "360.00 for place 1 (prize pool)? Pay 360.00" in page
+    assert not Payout.objects.exists(), "opening the confirmation pays nothing"
+    assert director_client.get(f"{pay}?team=8&pot=entry").status_code == 404, "no prize for #8"
+    director_client.post(pay, {"team": "1", "pot": "entry"})
+    payout = Payout.objects.get()
+    page = text_of(director_client.get(sheet_url))
+    assert "Paid" in page and payout.team.code not in page, "the payout sheet shows no team code"
+    director_client.post(reverse("director:payout_undo", args=[finished.slug, payout.pk]), {"reason": "Wrong team"})
+    assert not Payout.objects.exists()
+    assert "prize of 360.00 is unpaid again." in text_of(director_client.get(sheet_url))
+    director_client.post(pay, {"team": "1", "pot": "entry"})
+    payout = Payout.objects.get()
+    confirm = reverse("director:payout_confirm", args=[finished.slug, payout.pk])
+    director_client.post(confirm, {"signed_by": payout.team.code})
+    assert "one of its players" in text_of(director_client.get(sheet_url))
+    director_client.post(confirm, {"signed_by": "Player 0b"})
+    payout.refresh_from_db()
+    assert payout.confirmed_on == "handed over at the desk, signed by Player 0b"
+    assert "confirmed handed over at the desk, signed by Player 0b" in text_of(director_client.get(sheet_url))

@@ -15,7 +15,7 @@ from django.utils import timezone
 from scoring.series import SERIES_POINTS_DEFAULT
 from tests.conftest import round_published
 from tournament.errors import ServiceError
-from tournament.models import Payout, Pot, Substitute, Table, Team, Tournament
+from tournament.models import Payment, Payout, Pot, Substitute, Table, Team, Tournament
 from tournament.services import persons, sheets
 from tournament.services import series as series_services
 from tournament.services.events import tournament_create
@@ -210,6 +210,11 @@ def prize(team):
     return Payout.objects.create(tournament=team.tournament, team=team, pot=Pot.ENTRY, place="1", amount="10.00")
 
 
+def received(team):
+    """A payment received from ``team``."""
+    return Payment.objects.create(tournament=team.tournament, team=team, pot=Pot.ENTRY, amount="10.00")
+
+
 def director_cases(tournament, client):
     slug, event = tournament.slug, tournament.event.slug
     shown = client.get(reverse("director:tournament_rules", args=[slug])).context["form"]
@@ -328,7 +333,19 @@ def director_cases(tournament, client):
         "payout_pay": (reverse("director:payout_pay", args=[slug]), {"team": "1", "pot": "entry"}),
         "payout_confirm": (
             reverse("director:payout_confirm", args=[slug, prize(team).pk]),
-            {"code": tournament.teams.get(number=2).code},
+            {"signed_by": "Player 1a"},  # #2's player signing for #1's prize
+        ),
+        "payout_undo": (
+            reverse("director:payout_undo", args=[slug, prize(tournament.teams.get(number=2)).pk]),
+            {"reason": "wrong\u202eteam"},
+        ),
+        "payment_void": (
+            reverse("director:payment_void", args=[slug, team.number, received(team).pk]),
+            {"reason": "wrong\u202eteam"},
+        ),
+        "payment_move": (
+            reverse("director:payment_move", args=[slug, team.number, received(team).pk]),
+            {"team": "99", "pot": "entry", "reason": "It was another team's"},
         ),
         **across_events_cases(tournament, team, other),
     }
@@ -439,6 +456,9 @@ DIRECTOR_CASES = [
     "refund_add",
     "payout_pay",
     "payout_confirm",
+    "payout_undo",
+    "payment_void",
+    "payment_move",
     "event_person_link",
     "event_person_unlink",
     "event_persons_link_all",

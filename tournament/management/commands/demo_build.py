@@ -8,12 +8,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from scoring import Suit
-from tournament.models import Event, Round, Table
+from tournament.models import Event, Round, Table, Tournament
 from tournament.roles import DIRECTORS, role_groups_ensure
+from tournament.selectors.money import desk_money, payout_sheet
 from tournament.services.archive import event_export
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import announcement_post, event_create, tournament_create
 from tournament.services.log import Actor
+from tournament.services.money import money_settings_set, payment_book, payment_move, payout_hand_over, payout_pay
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.sheets import (
     HandEntry,
@@ -37,6 +39,14 @@ LAST_NAMES = [
     "Lee", "Jones", "Washington", "Brooks", "Carter", "Hayes", "Mitchell", "Reed", "Simmons", "Tate",
     "Wallace", "Young", "Bell", "Coleman", "Dixon", "Ford",
 ]  # fmt: skip
+# Fees, a side pot and the house's share, so that the desk and the payout sheet show money at work.
+DEMO_MONEY = {
+    "entry_fee": "50",
+    "side_pot_fee": "10",
+    "house_percent": "10",
+    "payout_percents": "50, 30, 20",
+    "side_pot_rule": "placing",
+}
 CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis", "Cleveland", "Houston", "Oakland", "Baltimore"]
 
 
@@ -86,6 +96,8 @@ def demo_event_play(director: Actor) -> Event:
         )
         for i in range(32)
     ]
+    main = money_settings_set(tournament=main, **DEMO_MONEY, actor=director)
+    first = money_settings_set(tournament=first, **{**DEMO_MONEY, "side_pot_fee": "0"}, actor=director)
     entered = []
     for number in range(16):
         pair = players[2 * number : 2 * number + 2]
@@ -95,7 +107,8 @@ def demo_event_play(director: Actor) -> Event:
             other = [players[number], players[31 - number]]
             entered.append(team_register(tournament=first, players=other, actor=director))
     for team in entered:
-        team_desk_update(team=team, checked_in=True, fee_paid=True, actor=director)
+        team_desk_update(team=team, checked_in=True, actor=director)
+    _fees(main, first, director)
 
     for number, method in ((1, Round.Method.RANDOM), (2, Round.Method.SWISS), (3, Round.Method.SWISS)):
         draft = round_draw(tournament=main, method=method, seed=2026 if number == 1 else None, actor=director)
@@ -120,7 +133,38 @@ def demo_event_play(director: Actor) -> Event:
     playoff_publish(tournament=first, actor=director)
     while (match := first.playoff_matches.filter(table__isnull=False, winner__isnull=True).first()) is not None:
         _play(match.table, rng, hands=4, sign=True)
+    _prizes(first, director)
     return event
+
+
+def _fees(main: Tournament, first: Tournament, director: Actor) -> None:
+    """The desk's money: every team of the 1st tournament paid; in the Main Event the side-pot teams paid fee and
+    side pot in one payment, a payment booked to the wrong team was moved, #14 still owes its fee and #16 its
+    side pot."""
+    for team in first.teams.order_by("number"):
+        method = "card" if team.number % 4 == 0 else "cash"
+        payment_book(team=team, amount=DEMO_MONEY["entry_fee"], method=method, actor=director)
+    for team in main.teams.order_by("number"):
+        if team.number not in (14, 15):
+            owed = desk_money(main, [team]).accounts[team.pk].outstanding
+            payment_book(team=team, amount=DEMO_MONEY["entry_fee"] if team.number == 16 else owed, actor=director)
+    (wrong,) = payment_book(team=main.teams.get(number=14), amount=DEMO_MONEY["entry_fee"], actor=director)
+    payment_move(
+        payment=wrong,
+        team=main.teams.get(number=15),
+        reason="Team #15 paid; it was booked to #14 by mistake",
+        actor=director,
+    )
+
+
+def _prizes(first: Tournament, director: Actor) -> None:
+    """The 1st tournament's prize-giving under way: the champion paid and signed for at the desk, the runner-up
+    paid and not yet confirmed, third place still to pay."""
+    lines = payout_sheet(first).prizes
+    for line in lines[:2]:
+        payout_pay(tournament=first, team=line.team, pot=line.pot, actor=director)
+    champion = first.payouts.get(team=lines[0].team)
+    payout_hand_over(payout=champion, signed_by=lines[0].team.members[0].player.name, actor=director)
 
 
 def _corrections(round_: Round, director: Actor) -> None:

@@ -11,6 +11,7 @@ from tournament.models import Payment, Payout, Tournament
 from tournament.models.money import MONEY_SETTINGS
 from tournament.services.archive.schema import MoneyData
 from tournament.services.archive.sheets import refuse, set_times
+from tournament.services.money import fees_settle
 
 
 def money_export(tournament: Tournament) -> dict:
@@ -45,9 +46,13 @@ def money_import(tournament: Tournament, money: MoneyData | None, path: str, tea
             refuse(f"{where}.amount", "a payment is more than 0.00")
         if entry.kind == Payment.Kind.REFUND and not entry.reason.strip():
             refuse(f"{where}.reason", "a refund has its reason")
+        if entry.voided_at is not None and not entry.voided_reason.strip():
+            refuse(f"{where}.voided_reason", "a voided payment has its reason")
         fields = entry.model_dump(exclude={"team", "created_at"})
         payment = Payment.objects.create(tournament=tournament, team=team(entry.team, f"{where}.team"), **fields)
         set_times(Payment, payment.pk, created_at=entry.created_at)
+    tournament.refresh_from_db(fields=list(MONEY_SETTINGS))  # the amounts as stored, not as archived text
+    fees_settle(tournament)  # a "fee paid" mark from before the fee existed yields to the amounts
     paid = set()
     for index, entry in enumerate(money.payouts):
         where = f"{path}.payouts[{index}]"

@@ -289,6 +289,9 @@ class PaymentData(Recorded):
     reason: text(200) = ""
     recorded_by: text(150) = ""
     created_at: Time | None = None
+    voided_at: Time | None = None
+    voided_reason: text(200) = ""
+    voided_by: text(150) = ""
 
 
 class PayoutData(Recorded):

@@ -34,6 +34,11 @@ def team_desk_update(
 ) -> Team:
     """The registration desk's switches. Withdrawing keeps every round already drawn and scored. The desk's
     check-in (or its undoing) replaces a team's own; reinstating a team closes its request to withdraw."""
+    if fee_paid is not None and team.tournament.entry_fee > 0:
+        raise ServiceError(
+            f"With an entry fee of {team.tournament.entry_fee}, the fee is paid when the payments say so: record the "
+            "payment at the desk."
+        )
     changes = {
         "checked_in": checked_in,
         "fee_paid": fee_paid,

@@ -73,7 +73,7 @@ def register(tournament, players, name, city, number, fee_paid, side_pot, checke
         number=number,
         name=" ".join(name.split()),
         city=" ".join(city.split()),
-        fee_paid=fee_paid,
+        fee_paid=fee_paid and tournament.entry_fee <= 0,  # with a fee, paid is what the payments say
         side_pot=side_pot,
         checked_in=checked_in,
     )

@@ -8,23 +8,34 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournament import printing, selectors
-from tournament.forms.money import MoneySettingsForm, PaymentForm, PayoutCodeForm, RefundForm
-from tournament.models.money import MONEY_SETTINGS
+from tournament.errors import ServiceError
+from tournament.forms.money import (
+    HandOverForm,
+    MoneySettingsForm,
+    PaymentForm,
+    PaymentMoveForm,
+    PayoutPayForm,
+    ReasonForm,
+    RefundForm,
+)
+from tournament.models import Payment
+from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
 from tournament.selectors.money import payout_sheet
 from tournament.services import money
 from tournament.tables import PayoutExport
-from tournament.typed import whole_number
 from tournament.views.common import (
+    form_action,
+    form_page,
     form_saved,
     refusal_say,
     request_actor,
     run_and_redirect,
     service_run,
+    tournament_context,
 )
 from tournament.views.director.exports import tournament_pdf_view
 from tournament.views.director.teams import back_to_desk
 from tournament.views.permissions import director_required
-from tournament.views.team_money import payout_code_confirm
 
 
 @director_required
@@ -53,13 +64,60 @@ def _desk_money_action(request, slug, number, form_class, service, done):
 @require_POST
 @director_required
 def payment_add(request, slug, number):
+    """Booked where the team owes (the entry fee, then the side pot) unless the director chose one pot."""
     return _desk_money_action(
         request,
         slug,
         number,
         PaymentForm,
-        money.payment_record,
-        lambda team: lambda payment: f"Team #{team.number}: {payment.amount} received.",
+        money.payment_book,
+        lambda team: lambda payments: f"Team #{team.number}: {money.payments_said(payments)}.",
+    )
+
+
+def _payment_correct(request, slug, number, pk, form_class, correct, done):
+    """Void or move one of a team's payments, from its money history at the desk."""
+    tournament = selectors.tournament_get(slug)
+    team = get_object_or_404(tournament.teams, number=number)
+    payment = get_object_or_404(Payment.objects.filter(team=team), pk=pk)
+    form = form_class(request.POST)
+    if not form.is_valid():
+        refusal_say(request, "Say why (and, to move it, where to).")
+        return back_to_desk(request, tournament, number, done=False)
+    ran = service_run(request, partial(correct, tournament, payment, form.cleaned_data), done)
+    return back_to_desk(request, tournament, number, done=ran.done)
+
+
+@require_POST
+@director_required
+def payment_void(request, slug, number, pk):
+    def void(tournament, payment, data):
+        return money.payment_void(payment=payment, reason=data["reason"], actor=request_actor(request))
+
+    return _payment_correct(
+        request, slug, number, pk, ReasonForm, void, lambda p: f"Team #{number}: the {p.amount} was voided."
+    )
+
+
+@require_POST
+@director_required
+def payment_move(request, slug, number, pk):
+    def move(tournament, payment, data):
+        team = tournament.teams.filter(number=data["team"]).first()
+        if team is None:
+            raise ServiceError(f"There is no team #{data['team']}.", field="team")
+        return money.payment_move(
+            payment=payment, team=team, pot=data["pot"], reason=data["reason"], actor=request_actor(request)
+        )
+
+    return _payment_correct(
+        request,
+        slug,
+        number,
+        pk,
+        PaymentMoveForm,
+        move,
+        lambda p: f"{p.amount} moved to team #{p.team.number}'s {p.get_pot_display().lower()}.",
     )
 
 
@@ -84,29 +142,51 @@ def payouts(request, slug):
         "tournament": tournament,
         "event": tournament.event,
         "sheet": payout_sheet(tournament),
-        "code_form": PayoutCodeForm(),
     }
     return render(request, "director/payouts.html", context)
 
 
-@require_POST
 @director_required
 def payout_pay(request, slug):
+    """*Pay* confirms: the sheet's button opens this page, which says who is paid what, and pays on its own
+    button."""
     tournament = selectors.tournament_get(slug)
-    number = whole_number(request.POST.get("team", ""), digits=6)
-    team = get_object_or_404(tournament.teams, number=number or 0)
-    pay = partial(
-        money.payout_pay,
-        tournament=tournament,
-        team=team,
-        pot=request.POST.get("pot", ""),
-        actor=request_actor(request),
-    )
-    return run_and_redirect(
+    form = PayoutPayForm(request.POST or request.GET)
+    if not form.is_valid():
+        raise Http404("Pay which team's prize, from which pot?")
+    team = get_object_or_404(tournament.teams, number=form.cleaned_data["team"])
+    pot = form.cleaned_data["pot"]
+    if request.method == "POST":
+        pay = partial(money.payout_pay, tournament=tournament, team=team, pot=pot, actor=request_actor(request))
+        return run_and_redirect(
+            request,
+            pay,
+            lambda payout: (
+                f"Team #{team.number} paid {payout.amount}: they confirm receipt on their phone, or sign for it here."
+            ),
+            "director:payouts",
+            slug=slug,
+        )
+    line = next((line for line in payout_sheet(tournament).lines if (line.pot, line.team.pk) == (pot, team.pk)), None)
+    if line is None:
+        raise Http404("That team has no prize from that pot.")
+    title = f"Pay #{team.number} {team.display_name} {line.amount} for place {line.label} ({PRIZE_FROM[pot].lower()})?"
+    return form_page(request, form, title, f"Pay {line.amount}", **tournament_context(tournament))
+
+
+@require_POST
+@director_required
+def payout_undo(request, slug, pk):
+    tournament = selectors.tournament_get(slug)
+    payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
+    undo = partial(money.payout_undo, payout=payout, actor=request_actor(request))
+    return form_action(
         request,
-        pay,
-        lambda payout: f"Team #{team.number} paid {payout.amount}: have them confirm with their code.",
-        "director:payouts",
+        ReasonForm(request.POST),
+        undo,
+        done=f"Team #{payout.team.number}'s prize of {payout.amount} is unpaid again.",
+        invalid="Say why the prize payment is undone.",
+        to="director:payouts",
         slug=slug,
     )
 
@@ -114,15 +194,16 @@ def payout_pay(request, slug):
 @require_POST
 @director_required
 def payout_confirm_at_desk(request, slug, pk):
+    """The hand-over at the desk, signed by the player taking the prize (no team code: the desk sees them all)."""
     tournament = selectors.tournament_get(slug)
     payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
-    return payout_code_confirm(
+    hand_over = partial(money.payout_hand_over, payout=payout, actor=request_actor(request))
+    return form_action(
         request,
-        payout,
-        where="at the desk",
-        actor=request_actor(request),
-        done=f"Team #{payout.team.number} confirmed receiving {payout.amount}.",
-        invalid="Type the team's code.",
+        HandOverForm(request.POST),
+        hand_over,
+        done=f"Team #{payout.team.number} signed for {payout.amount}.",
+        invalid="The player taking the prize types their name.",
         to="director:payouts",
         slug=slug,
     )

@@ -12,6 +12,7 @@ from django_tables2 import RequestConfig
 
 from tournament import forms, printing, selectors
 from tournament.errors import ImportRejected
+from tournament.forms.money import PaymentForm
 from tournament.models import Payment, Pot
 from tournament.selectors.money import desk_money
 from tournament.selectors.persons import event_link_rows
@@ -188,6 +189,7 @@ def desk(request, slug):
         "charges": tournament.entry_fee > 0 or tournament.side_pot_fee > 0,
         "methods": Payment.Method.choices,
         "pots": Pot.choices,
+        "pay_pots": PaymentForm.base_fields["pot"].choices,
     }
     return render(request, "director/desk.html", context)
 
