@@ -15,6 +15,7 @@ from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
 from tournament.selectors.money import desk_money, payout_sheet
 from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.throttle import throttle_check, throttle_clear, throttle_fail
+from tournament.typed import text_checked
 
 
 def _checked(check, *args, **kwargs):
@@ -135,7 +136,7 @@ def refund_record(
 ) -> Payment:
     """Money handed back to a team (a withdrawal, a mistake): never more than it has paid, with a reason."""
     team, amount = _locked_team(team), _amount(amount, missing="Enter the amount refunded.")
-    reason = (reason or "").strip()
+    reason = text_checked(reason or "", what="The reason", limit=200, field="reason")
     if not reason:
         raise ServiceError("Say why the money is refunded: it goes in the log.", field="reason")
     account = desk_money(team.tournament, [team]).accounts[team.pk]
