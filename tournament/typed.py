@@ -49,8 +49,8 @@ def code_point(char: str) -> str:
     return f"U+{ord(char):04X}" + (f" {name}" if name else "")
 
 
-def text_problem(value: str, what: str, limit: int) -> str | None:
-    """Why a typed text cannot be stored, or None."""
+def characters_problem(value: str, what: str) -> str | None:
+    """Why a text holds what cannot be shown as typed, or None (its length aside)."""
     for char in value:
         if _not_text(char):
             return f"{what} holds a character that is not text ({code_point(char)})."
@@ -60,9 +60,13 @@ def text_problem(value: str, what: str, limit: int) -> str | None:
                 f"{what} holds an invisible character ({code_point(char)}) that reverses or hides text: "
                 "type it plainly."
             )
-    if len(value) > limit:
-        return f"{what} is longer than {limit} characters."
     return None
+
+
+def text_problem(value: str, what: str, limit: int) -> str | None:
+    """Why a typed text cannot be stored, or None."""
+    too_long = f"{what} is longer than {limit} characters." if len(value) > limit else None
+    return characters_problem(value, what) or too_long
 
 
 def text_checked(value: str, *, what: str, limit: int, field: str = "") -> str:
