@@ -138,7 +138,7 @@ def test_a_column_named_twice_is_refused(tournament):
     assert not tournament.teams.exists()
 
 
-@pytest.mark.parametrize("hidden", ["\u202e", "\u202d", "\u2067", "\x07"])
+@pytest.mark.parametrize("hidden", ["\u202e", "\u202d", "\u2067", "\x07", "\x1b", "\u200b", "\ufeff", "\u200f", "\u00ad"])
 def test_names_that_hide_or_reverse_text_are_refused(tournament, hidden):
     problems = problems_of(tournament, f"player1,player2,team_name\nAnn,Bo{hidden}b,Aces\nCy,Dee,{hidden}Kings\n")
     assert [line for line, _ in problems] == [2, 3]
