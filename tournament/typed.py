@@ -37,6 +37,7 @@ def _not_text(char: str) -> bool:
 
 
 def _hidden(value: str, index: int) -> bool:
+    """Whether the character at ``index`` shows as nothing, or changes how the text around it is shown."""
     char = value[index]
     if char in JOINERS:
         return not _joins(value, index)
