@@ -471,7 +471,7 @@ def test_every_problem_of_a_csv_line_is_reported(tournament):
     with pytest.raises(ImportRejected) as rejected:
         teams_import_csv(tournament=tournament, text=f"{CSV_HEADER}\n{line}\n")
     problems = [message for _, message in rejected.value.problems]
-    assert "The first player's name holds a character that is not text." in problems
+    assert "The first player's name holds a character that is not text (U+0000)." in problems
     assert "The first player's phone is longer than 40 characters." in problems
     assert "The second player's city is longer than 120 characters." in problems
     assert "The team number must be a whole number, not '²'." in problems

@@ -115,10 +115,24 @@ def test_a_director_unlocks_a_locked_login(client, keeper, director):
         login(client, "keeper", "wrong")
     client.force_login(director)
     page = client.get(reverse("director:lockouts")).content.decode()
-    assert "10.0.0.7" in page and "accounts tried: keeper" in page
+    assert "10.0.0.7" in page and "accounts tried: <bdi>keeper</bdi>" in page
     client.post(reverse("director:lockout_remove"), {"ip_address": "10.0.0.7"})
     client.logout()
     assert login(client, "keeper", "Right-Password-7").status_code == 302
+
+
+def test_a_login_name_that_would_reverse_the_page_is_shown_escaped_and_in_order(client, director):
+    """A stranger's login name is stored as typed (its failures count): on *Locked logins* each invisible or
+    control character shows as its code point, and the name is isolated from the text around it."""
+    names = ("\u202enimda", "ann\u2066lee", "zero\u200bwidth", "esc\x1b[2J", "\ufeffbom")
+    for username in names[: settings.AXES_FAILURE_LIMIT]:
+        login(client, username, "wrong")
+    client.force_login(director)
+    page = client.get(reverse("director:lockouts")).content.decode()
+    for shown in ("<bdi>[U+202E]nimda</bdi>", "<bdi>ann[U+2066]lee</bdi>", "<bdi>zero[U+200B]width</bdi>"):
+        assert shown in page
+    assert "<bdi>esc[U+001B][2J</bdi>" in page
+    assert not any(char in page for char in "\u202e\u2066\u200b\x1b\ufeff"), "no such character reaches the page"
 
 
 def test_only_directors_see_and_unlock_logins(client, scorekeeper):

@@ -1,6 +1,7 @@
-"""Every name, announcement and reason a director types is refused, beside its field, when it holds a character
-that is not text (PostgreSQL refuses NUL) or one that reverses what is shown; nothing is stored then. Team
-registration refuses the same (tests/tournament/services/teams)."""
+"""Every name, announcement, reason and note a person types is refused, beside its field, when it holds a character
+that is not text (PostgreSQL refuses NUL; ESC) or an invisible one that reverses or hides what is shown; nothing
+is stored then. Team registration refuses the same (tests/tournament/services/teams); every form is walked in
+tests/tournament/test_typed_forms.py."""
 
 import datetime
 
@@ -9,14 +10,26 @@ import pytest
 from scoring import Absent
 from tests.conftest import round_published
 from tournament.errors import ServiceError
-from tournament.models import Announcement, LogEntry, Person, SitOut, Substitute
+from tournament.models import Announcement, LogEntry, Payment, Person, SitOut, Substitute
+from tournament.services import sheets
 from tournament.services.absence import substitute_approve, table_forfeit_declare, team_sit_out_set
 from tournament.services.events import announcement_post, event_create, event_update, tournament_create
+from tournament.services.money import payment_record, refund_record
 from tournament.services.persons import person_update
 from tournament.services.series import series_create
 
 REVERSED = "\u202eecallaW amlA"
 NUL = "Ann\x00Lee"
+# What the desk stored before: an isolate, an escape sequence, a zero-width space, a byte order mark, a mark.
+TYPED = {
+    "reversed": REVERSED,
+    "nul": NUL,
+    "isolate": "Left \u2066early",
+    "escape": "Left\x1b[2J early",
+    "zero-width space": "Ann\u200bLee",
+    "byte order mark": "\ufeffAnn Lee",
+    "right-to-left mark": "Ann Lee\u200f",
+}
 DAY = datetime.date(2026, 9, 1)
 
 
@@ -30,6 +43,7 @@ def seated(tournament, make_teams):
 def service_calls(tournament, round_1, staff):
     team = tournament.teams.get(number=1)
     person = Person.objects.create(name="Alma Wallace")
+    table = round_1.tables.get(number=1)
     return {
         "event name": (lambda text: event_create(name=text, starts_on=DAY, ends_on=DAY), "name"),
         "venue": (
@@ -63,6 +77,26 @@ def service_calls(tournament, round_1, staff):
             ),
             "reason",
         ),
+        "refund reason": (
+            lambda text: refund_record(team=team, amount="5", reason=text, actor=staff),
+            "reason",
+        ),
+        "dispute note": (
+            lambda text: sheets.sheet_dispute(table=table, version=table.version, pair="NS", note=text),
+            "note",
+        ),
+        "ruling reason": (
+            lambda text: sheets.penalty_add(
+                table=table,
+                version=table.version,
+                kind="director_ruling",
+                team="NS",
+                points=3,
+                reason=text,
+                actor=staff,
+            ),
+            "reason",
+        ),
     }
 
 
@@ -78,24 +112,30 @@ CALLS = [
     "substitute reason",
     "sit-out reason",
     "forfeit reason",
+    "refund reason",
+    "dispute note",
+    "ruling reason",
 ]
 
 
-@pytest.mark.parametrize("typed", [REVERSED, NUL], ids=["reversed", "nul"])
+@pytest.mark.parametrize("typed", TYPED)
 @pytest.mark.parametrize("what", CALLS)
 def test_text_that_is_not_plain_is_refused_beside_its_field_and_nothing_is_stored(
     tournament, seated, staff, what, typed
 ):
+    payment_record(team=tournament.teams.get(number=1), amount="20")
     call, field = service_calls(tournament, seated, staff)[what]
     log_before = LogEntry.objects.count()
     with pytest.raises(ServiceError) as refused:
-        call(typed)
+        call(TYPED[typed])
     assert refused.value.field == field
     assert "not text" in refused.value.message or "reverses or hides text" in refused.value.message
     assert LogEntry.objects.count() == log_before, "nothing is logged"
     assert not Person.objects.filter(name__contains="ecallaW").exists()
     assert not Substitute.objects.exists() and not SitOut.objects.exists() and not Announcement.objects.exists()
     assert not seated.tables.get(number=1).forfeit
+    assert not Payment.objects.filter(kind=Payment.Kind.REFUND).exists()
+    assert not seated.tables.get(number=1).disputed_at and not seated.tables.get(number=1).penalties.exists()
 
 
 def test_every_text_taking_service_is_tried(tournament, seated, staff):

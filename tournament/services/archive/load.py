@@ -215,8 +215,6 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
         if entry.id in players:
             refuse(f"{path}.id", f"player id {entry.id} is used twice")
         name = entry.name.strip()
-        if not name:
-            refuse(f"{path}.name", "a player needs a name")
         key = (name.casefold(), entry.city.casefold())
         if key in seen_names:
             refuse(path, f"the same player as {seen_names[key]}")
@@ -330,13 +328,7 @@ def _import_tournament(
         announcement = Announcement.objects.create(tournament=tournament, text=item.text, expires_at=item.expires_at)
         set_times(Announcement, announcement.pk, created_at=item.created_at)
     import_log(entry.log, f"{path}.log", event=event, tournament=tournament, teams=team)
-    for s_index, item in enumerate(entry.sit_outs):
-        SitOut.objects.create(
-            tournament=tournament,
-            team=team(item.team, f"{path}.sit_outs[{s_index}].team"),
-            round_number=item.round,
-            reason=item.reason,
-        )
+    _import_sit_outs(tournament, entry, path, team)
     _import_seeds(tournament, entry.playoff, f"{path}.playoff", team)
     playoff_tables: dict[str, tuple[Table, str]] = {}
     numbers = set()
@@ -382,6 +374,35 @@ def _import_tournament(
     for round_ in rounds:
         round_completion_store(round=round_)
     return tournament
+
+
+def _import_sit_outs(tournament: Tournament, entry: schema.TournamentData, path: str, team) -> None:
+    """The teams marked as sitting out a qualifying round, each before the round was drawn: so never a team the
+    round seats (at a table or with a bye), nor a round of the playoff."""
+    playing = {
+        round_entry.number: {
+            *round_entry.byes,
+            *(number for table in round_entry.tables for number in (table.north_south, table.east_west)),
+        }
+        for round_entry in entry.rounds
+    }
+    marked: set[tuple[int, int]] = set()
+    for index, item in enumerate(entry.sit_outs):
+        where = f"{path}.sit_outs[{index}]"
+        if item.round > entry.qualifying_rounds:
+            refuse(f"{where}.round", f"round {item.round} is not one of the {entry.qualifying_rounds} qualifying ones")
+        if item.team in playing.get(item.round, ()):
+            refuse(
+                f"{where}.round",
+                f"team {item.team} plays round {item.round}: a team sits out a round only when marked before the "
+                "round is drawn, which then leaves it out",
+            )
+        if (item.team, item.round) in marked:
+            refuse(where, f"team {item.team} sits out round {item.round} twice")
+        marked.add((item.team, item.round))
+        SitOut.objects.create(
+            tournament=tournament, team=team(item.team, f"{where}.team"), round_number=item.round, reason=item.reason
+        )
 
 
 def _import_substitutes(

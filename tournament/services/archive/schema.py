@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -21,19 +22,37 @@ from pydantic import (
     Strict,
     StringConstraints,
 )
+from pydantic_core import PydanticCustomError
 
 from scoring import Absent, BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
 from scoring.money import SidePotRule
 from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
+from tournament.typed import characters_problem
 
 FORMAT = "bidwhist-event-archive"
 VERSION = 5
 READS = (1, 2, 3, 4, VERSION)
 
 
-def text(longest: int, *, needed: bool = False):
-    """Text of at most ``longest`` characters (the database's own limit); ``needed``: not blank."""
-    return Annotated[str, StringConstraints(max_length=longest, min_length=1 if needed else 0)]
+def _typed(needed: bool):
+    """Refuse text the app refuses when it is typed (``tournament.typed``): control characters, and invisible
+    ones that reverse or hide what is shown; ``needed``: blank text too."""
+
+    def check(value: str) -> str:
+        problem = characters_problem(value, "The text")
+        if problem:
+            raise PydanticCustomError("typed_text", problem)
+        if needed and not value.strip():
+            raise PydanticCustomError("blank_text", "The text is blank: it is needed here.")
+        return value
+
+    return AfterValidator(check)
+
+
+def text(longest: int | None, *, needed: bool = False):
+    """Text as a person types it, of at most ``longest`` characters (the database's own limit; None: a text
+    field without one); ``needed``: not blank."""
+    return Annotated[str, StringConstraints(max_length=longest, min_length=1 if needed else 0), _typed(needed)]
 
 
 def number(low: int, high: int):
@@ -78,7 +97,7 @@ class LogData(Part):
 
     action: one_of(*LogEntry.Action.values)
     summary: text(300, needed=True)
-    reason: str = ""
+    reason: text(None) = ""
     before: JsonValue = None
     after: JsonValue = None
     correction: bool = False
@@ -181,7 +200,7 @@ class PenaltyData(Part):
     choice: one_of("", *BidOutOfTurnChoice.values())
     before_bidding: bool
     points: number(-1000, 1000)
-    reason: str = ""
+    reason: text(None) = ""
     created_by: text(150) | None = None
     created_at: Time | None = None
 

@@ -8,6 +8,7 @@ from tournament.models import Hand, LogEntry, Player, Round, Signature, Substitu
 from tournament.services.log import Actor
 from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 from tournament.services.throttle import table_key, throttle_check, throttle_fail
+from tournament.typed import text_checked
 
 
 class WrongCode(ServiceError):
@@ -165,7 +166,7 @@ def sheet_dispute(*, table: Table, pair: str, note: str, context: ChangeContext 
             raise ServiceError("The sheet is signed and locked; ask the tournament scorekeeper.")
         if pair not in Pair.values():
             raise ServiceError("Choose the team calling the director.", field="pair")
-        words = " ".join(note.split())
+        words = text_checked(note, what="What is disputed", limit=250, field="note")
         if not words:
             raise ServiceError("Say in a few words what is disputed.", field="note")
         table.disputed_at = timezone.now()

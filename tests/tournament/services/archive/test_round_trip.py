@@ -89,7 +89,7 @@ def test_an_event_already_in_the_database_is_refused(full_event):
     ("change", "message"),
     [
         (lambda d: d.update(format="other"), "format: expected 'bidwhist-event-archive'"),
-        (lambda d: d["players"][0].update(name=" "), "players[0].name: a player needs a name"),
+        (lambda d: d["players"][0].update(name=" "), "players[0].name: The text is blank: it is needed here."),
         (
             lambda d: d["tournaments"][0]["teams"][1].update(players=[1, 1]),
             "tournaments[0].teams[1].players: a team is two different players",

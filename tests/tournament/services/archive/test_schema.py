@@ -91,6 +91,69 @@ def test_an_inconsistent_archive_is_refused_where_it_is_wrong(archive, change, m
     assert message in refused(archive)
 
 
+def sit_out(data, team: int, round_number: int) -> None:
+    data["tournaments"][0]["sit_outs"].append({"team": team, "round": round_number, "reason": "Late flight"})
+
+
+PERSON = {"id": 1, "key": "6f1c2a5e-1b7d-4c8e-9a3f-2d4b5c6e7f80", "name": "Alma Wallace"}
+
+
+def person(data, **given) -> None:
+    data["persons"].append({**PERSON, **given})
+    data["players"][0]["person"] = 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda d: sit_out(d, 1, 1),
+            "tournaments[0].sit_outs[0].round: team 1 plays round 1: a team sits out a round only when marked before",
+        ),
+        (lambda d: sit_out(d, 2, 1), "tournaments[0].sit_outs[0].round: team 2 plays round 1"),  # its bye
+        (lambda d: sit_out(d, 5, 2), "tournaments[0].sit_outs[0].round: team 5 plays round 2"),  # drawn, a draft
+        (lambda d: sit_out(d, 1, 5), "tournaments[0].sit_outs[0].round: round 5 is not one of the 4 qualifying ones"),
+        (lambda d: [sit_out(d, 1, 3), sit_out(d, 1, 3)], "tournaments[0].sit_outs[1]: team 1 sits out round 3 twice"),
+        (lambda d: person(d, name="   "), "persons[0].name: The text is blank: it is needed here."),
+        (
+            lambda d: person(d, name="\u202eecallaW amlA"),
+            "persons[0].name: The text holds an invisible character (U+202E RIGHT-TO-LEFT OVERRIDE) that reverses",
+        ),
+        (lambda d: person(d, city="Reno\u200b"), "persons[0].city: The text holds an invisible character (U+200B"),
+        (
+            lambda d: d["players"][0].update(name="Ann\u2066Lee"),
+            "players[0].name: The text holds an invisible character (U+2066",
+        ),
+        (
+            lambda d: d["tournaments"][0]["teams"][0].update(name="\ufeffAces"),
+            "tournaments[0].teams[0].name: The text holds an invisible character (U+FEFF",
+        ),
+        (
+            lambda d: d["tournaments"][0]["announcements"][0].update(text="Lunch\x1b[2J"),
+            "tournaments[0].announcements[0].text: The text holds a character that is not text (U+001B)",
+        ),
+        (
+            lambda d: part(d, *TABLE, "rulings")[0].update(reason="Slow\u200fplay"),
+            "tournaments[0].rounds[0].tables[0].rulings[0].reason: The text holds an invisible character (U+200F",
+        ),
+    ],
+)
+def test_a_sit_out_for_a_round_drawn_or_a_name_that_hides_text_is_refused_where_it_is(archive, change, message):
+    change(archive)
+    assert message in refused(archive)
+
+
+def test_a_sit_out_marked_before_its_round_is_drawn_and_a_name_in_any_script_are_imported(archive):
+    sit_out(archive, 1, 3)
+    person(archive, name="محمد علي")
+    archive["players"][1]["name"] = "דוד כהן"
+    event = event_import(data=archive)
+    tournament = event.tournaments.get(slug=archive["tournaments"][0]["slug"])
+    assert list(tournament.sit_outs.values_list("team__number", "round_number")) == [(1, 3)]
+    assert event.players.filter(name="דוד כהן").exists()
+    assert event.players.get(name=archive["players"][0]["name"]).person.name == "محمد علي"
+
+
 def test_deeply_nested_or_oversized_input_is_refused(archive):
     deep = []
     for _ in range(5000):

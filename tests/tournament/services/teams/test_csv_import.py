@@ -138,7 +138,11 @@ def test_a_column_named_twice_is_refused(tournament):
     assert not tournament.teams.exists()
 
 
-@pytest.mark.parametrize("hidden", ["\u202e", "\u202d", "\u2067", "\x07"])
+# Overrides, an isolate, BEL and ESC, a zero-width space, a byte order mark, a right-to-left mark, a soft hyphen.
+HIDDEN = ["\u202e", "\u202d", "\u2067", "\x07", "\x1b", "\u200b", "\ufeff", "\u200f", "\u00ad"]
+
+
+@pytest.mark.parametrize("hidden", HIDDEN)
 def test_names_that_hide_or_reverse_text_are_refused(tournament, hidden):
     problems = problems_of(tournament, f"player1,player2,team_name\nAnn,Bo{hidden}b,Aces\nCy,Dee,{hidden}Kings\n")
     assert [line for line, _ in problems] == [2, 3]
