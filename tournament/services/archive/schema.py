@@ -30,8 +30,8 @@ from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, T
 from tournament.typed import characters_problem
 
 FORMAT = "bidwhist-event-archive"
-VERSION = 5
-READS = (1, 2, 3, 4, VERSION)
+VERSION = 6
+READS = (1, 2, 3, 4, 5, VERSION)
 
 
 def _typed(needed: bool):
@@ -382,7 +382,7 @@ class Archive(Part):
     series they are in, and every action log."""
 
     format: Literal["bidwhist-event-archive"]
-    version: Literal[1, 2, 3, 4, 5]
+    version: Literal[1, 2, 3, 4, 5, 6]
     event: EventData
     persons: list[PersonData] = []
     players: list[PlayerData] = []

@@ -16,6 +16,7 @@ from tournament.errors import ServiceError
 from tournament.models import Event, LogEntry, Person, PersonRating, Player, Series
 from tournament.selectors.series import series_standings_of
 from tournament.services.archive import event_export, event_import
+from tournament.services.archive.schema import VERSION
 from tournament.services.persons import person_update
 from tournament.services.ratings import ratings_recompute
 from tournament.services.series import series_create, series_tournament_add
@@ -82,7 +83,7 @@ def test_persons_and_series_go_round_the_archive_into_an_empty_database(linked):
     before = standing(series)
     keys = set(Person.objects.values_list("key", flat=True))
     archives = [event_export(event) for event in events]
-    assert archives[0]["version"] == 5 and archives[0]["series"][0]["points"]["qualifying_win"] == 1
+    assert archives[0]["version"] == VERSION and archives[0]["series"][0]["points"]["qualifying_win"] == 1
     assert [s["tournaments"] for s in archives[1]["series"]] == [[events[1].tournaments.get().slug]]
 
     Event.objects.all().delete()
