@@ -1,0 +1,102 @@
+"""The same director form posted from two desks at the same moment (two forms drawn, each with its own token):
+never a server error; one desk does it, the other is told what was done. On PostgreSQL both posts really run at
+once; each service's insert waits at a barrier for the other desk, so both have made their checks first."""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from scoring.series import SERIES_POINTS_DEFAULT
+from tests.conftest import round_published
+from tests.tournament.views.test_refusals import text_of
+from tournament.models import LogEntry, PersonRating, Series, SitOut, Substitute
+from tournament.services import persons
+
+pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="two desks at once need PostgreSQL")
+
+
+def at_once(director, monkeypatch, model, posts: list[tuple[str, dict]]) -> list:
+    """Post each of ``posts`` from its own desk, at the same moment; the pages they land on. ``model``'s
+    inserts wait (a short while) for the other desk to reach its insert too."""
+    barrier = threading.Barrier(len(posts), timeout=3)
+    create = model.objects.bulk_create if model is PersonRating else model.objects.create
+    manager = type(model.objects)
+
+    def waiting(self, *args, **kwargs):
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            pass  # the other desk waits for this one's lock: it never reaches its insert
+        return create.__func__(self, *args, **kwargs)
+
+    monkeypatch.setattr(manager, create.__name__, waiting)
+    answers = [None] * len(posts)
+
+    def desk(index, url, data):
+        client = Client(raise_request_exception=False)
+        client.force_login(director)
+        response = client.post(url, data)
+        landed = client.get(response["Location"]) if response.status_code == 302 else response
+        answers[index] = (response.status_code, text_of(landed.content.decode()))
+        connection.close()
+
+    threads = [threading.Thread(target=desk, args=(i, *post)) for i, post in enumerate(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+@pytest.fixture
+def drawn(transactional_db, tournament, make_teams, sheet):
+    """Four teams; round 1 published, table 2 played out and signed."""
+    make_teams(tournament, 4)
+    round_1 = round_published(tournament)
+    sheet.play(round_1.tables.get(number=2), "NS")
+    return tournament
+
+
+def assert_one_did_it(answers, done: str, told: str):
+    assert all(status < 500 for status, _ in answers), f"a desk was not answered: {answers}"
+    pages = [page for _, page in answers]
+    assert sum(done in page for page in pages) == 1, pages
+    assert sum(told in page for page in pages) == 1, pages
+
+
+def test_a_sit_out_from_two_desks(director, drawn, monkeypatch):
+    post = (reverse("director:sit_out", args=[drawn.slug]), {"team": "3", "reason": "late"})
+    answers = at_once(director, monkeypatch, SitOut, [post, post])
+    assert SitOut.objects.count() == 1
+    assert_one_did_it(answers, "Player 2b sits out round 2", "Player 2b already sits out round 2")
+
+
+def test_a_substitute_from_two_desks(director, drawn, monkeypatch):
+    team = drawn.teams.get(number=1)
+    url = reverse("director:substitute_add", args=[drawn.slug, 1])
+    post = (url, {"replaces": str(team.members[0].player.pk), "name": "Jo"})
+    answers = at_once(director, monkeypatch, Substitute, [post, post])
+    assert Substitute.objects.count() == 1
+    assert_one_did_it(answers, "Jo plays Round 1 for Player 0a", "already plays round 1 with a substitute")
+
+
+def test_a_series_created_from_two_desks(director, drawn, monkeypatch):
+    points = {key: str(value) for key, value in SERIES_POINTS_DEFAULT.items()}
+    post = (reverse("director:series"), {"name": "Spring", **points})
+    answers = at_once(director, monkeypatch, Series, [post, post])
+    assert Series.objects.count() == 1
+    assert_one_did_it(answers, "created", "There is already a series named Spring.")
+
+
+def test_ratings_recomputed_from_two_desks(director, drawn, monkeypatch):
+    for team in drawn.teams.all():
+        for member in team.members:
+            persons.player_link(player=member.player)
+    post = (reverse("director:ratings_recompute"), {})
+    answers = at_once(director, monkeypatch, PersonRating, [post, post])
+    assert all(status == 302 for status, _ in answers), answers
+    assert PersonRating.objects.count() == 4, "the four players of the signed table, rated once"
+    assert LogEntry.objects.filter(action=LogEntry.Action.RATINGS_RECOMPUTED).count() == 2
