@@ -1,23 +1,28 @@
 import html
 import re
+from pathlib import Path
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring import RuleSet
 from scoring.series import SERIES_POINTS_DEFAULT
 from tests.tournament.services.test_money import finished  # noqa: F401 (a fixture)
-from tests.tournament.services.test_playoffs import qualified  # noqa: F401 (a fixture)
+from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (a fixture)
 from tests.tournament.views.test_refusals import field, prize, tables, text_of, url_names  # noqa: F401 (a fixture)
-from tournament.models import FormPost, LogEntry, Person
+from tournament.models import FormPost, LogEntry, Payout, Person, Team
 from tournament.services import clock, persons
 from tournament.services import series as series_services
 from tournament.services.events import tournament_create, tournament_rules_set
 from tournament.services.money import money_settings_set, payment_record
 from tournament.services.teams.desk import team_desk_update
 
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+UNTOKENED_PAGES = {"login.html", "open.html"}  # the login and the team's code: they open, they add nothing
+UNTOKENED = {"logout", "table_hand_add"}
 POINTS = {key: str(value) for key, value in SERIES_POINTS_DEFAULT.items()}
 
 
@@ -203,6 +208,130 @@ DIRECTOR_CASES = [
 
 
 @pytest.mark.parametrize("name", DIRECTOR_CASES)
-def test_a_director_form_posted_twice_is_taken_once(director_client, field, name):
+def test_a_director_form_posted_twice_is_taken_once(director_client, field, name):  # noqa: F811
     said = assert_taken_once(director_client, *director_cases(field, name))
     assert "Already recorded (the form was sent twice)" in said
+
+
+def table_cases(tournament, name):
+    busy = tables(tournament)[0]
+    page = reverse("table", args=[busy.secret])
+    version = str(busy.version)
+    return {
+        "table_penalty_add": (
+            page,
+            reverse("table_penalty_add", args=[busy.secret]),
+            {"penalty-version": version, "penalty-kind": "exposed_card", "penalty-team": "EW", "penalty-hand": "2"},
+        ),
+        "table_redeal": (
+            page,
+            reverse("table_redeal", args=[busy.secret]),
+            {"redeal-version": version, "redeal-dealer": "S", "redeal-reason": "misdeal"},
+        ),
+        "table_dispute": (
+            page,
+            reverse("table_dispute", args=[busy.secret]),
+            {"dispute-version": version, "dispute-pair": "EW", "dispute-note": "Hand 2 books"},
+        ),
+    }[name]
+
+
+TABLE_CASES = ["table_penalty_add", "table_redeal", "table_dispute"]
+
+
+@pytest.mark.parametrize("name", TABLE_CASES)
+def test_a_table_form_posted_twice_is_taken_once(client, field, name):  # noqa: F811
+    assert "Already recorded (the form was sent twice)" in assert_taken_once(client, *table_cases(field, name))
+
+
+def test_a_hand_posted_twice_is_stored_once(client, field):  # noqa: F811
+    """The hand form has its own guard (the sheet's version it was drawn at; the queue's entry ids): the second
+    post of the same hand is refused as the sheet having changed, and the hand is stored once."""
+    busy = tables(field)[0]
+    hand = {"hand-dealer": "S", "hand-bidder": "S", "hand-bid": "2:high", "hand-books": "8"}
+    data = {**hand, "hand-version": str(busy.version), "hand-confirm": "on"}
+    url = reverse("table_hand_add", args=[busy.secret])
+    assert client.post(url, data).status_code == 302
+    kept = state()
+    second = client.post(url, data, follow=True)
+    assert state() == kept and busy.hands.count() == 3
+    assert "changed" in text_of(second.content.decode())
+
+
+def team_cases(tournament, client, name):
+    team = tables(tournament)[0].team_at("NS")
+    client.post(reverse("team_open"), {"code": team.code})
+    page = reverse("team_page", args=[team.pk])
+    if name == "team_here":
+        Team.objects.filter(pk=team.pk).update(checked_in=False)
+    return {
+        "team_here": (page, reverse("team_here", args=[team.pk]), {}),
+        "team_withdraw": (page, reverse("team_withdraw", args=[team.pk]), {}),
+    }[name]
+
+
+TEAM_CASES = ["team_here", "team_withdraw"]
+
+
+@pytest.mark.parametrize("name", TEAM_CASES)
+def test_a_team_form_posted_twice_is_taken_once(client, field, name):  # noqa: F811
+    assert "Already recorded (the form was sent twice)" in assert_taken_once(client, *team_cases(field, client, name))
+
+
+def test_a_prize_paid_twice_is_paid_once(director_client, finished, sheet):  # noqa: F811
+    """*Pay* tapped twice on the payout sheet: one payout; its confirmation by the team's code, twice: once."""
+    play(sheet, finished, "3P", "EW")
+    page = reverse("director:payouts", args=[finished.slug])
+    assert_taken_once(
+        director_client, page, reverse("director:payout_pay", args=[finished.slug]), {"team": "1", "pot": "entry"}
+    )
+    paid = Payout.objects.get()
+    confirm = reverse("director:payout_confirm", args=[finished.slug, paid.pk])
+    said = assert_taken_once(director_client, page, confirm, {"code": paid.team.code})
+    assert "Already recorded (the form was sent twice)" in said
+
+
+# Posted to, but neither adding nor moving anything a second post could add again: a setting or an edit set to the
+# same values, a removal, a state a second post finds already so (refused, as "already published"), the team's
+# code tried, a fragment of a preview. Their forms carry the token all the same (see the template test below).
+SAME_AGAIN = {
+    "lockout_remove", "code_pause_lift", "event_edit", "tournament_edit", "tournament_rules", "team_edit",
+    "money_settings", "person_edit", "series_edit", "announcement_remove", "substitute_remove",
+    "series_tournament_remove", "event_person_unlink", "round_publish", "round_unpublish", "round_discard",
+    "round_close", "round_sitting", "playoffs_publish", "playoffs_reseed", "playoffs_seed", "round_new",
+    "round_swap", "round_move", "playoffs_swap", "table_forfeit", "tournament_ratings",
+    "team_open", "team_forget", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm",
+    "table_first_dealer", "table_hand_sync", "table_hand_check", "table_hand_preview", "table_hand_edit_preview",
+    "table_hand_edit", "table_hand_remove", "table_undo", "table_penalty_remove", "table_sign",
+    "table_hand_accept", "table_entries_settle", "table_settle", "table_time_call", "table_time_call_lift",
+    "login", "logout",
+}  # fmt: skip
+# Pages, files and fragments: nobody posts to them.
+PAGES = {
+    "dashboard", "lockouts", "code_pauses", "event", "tournament", "teams", "desk", "log", "checkin_slips",
+    "payouts", "payouts_pdf", "payouts_export", "round", "round_live", "round_live_fragment", "round_sheets_pdf",
+    "standings_pdf", "table_cards_pdf", "hands_export", "bracket_pdf", "playoffs", "event_archive",
+    "event_persons", "persons", "series_pdf", "home", "server_now", "standings", "standings_fragment", "draw",
+    "draw_fragment", "team", "bracket", "bracket_fragment", "projector", "statistics", "person", "team_page",
+    "table", "table_history", "table_card", "service_worker", "display_choose", "display_stylesheet",
+}  # fmt: skip
+
+
+def test_every_view_that_takes_a_post_is_walked():
+    """A view added to the app is taken once here, or said to add and move nothing a second post could repeat."""
+    taken_once = set(DIRECTOR_CASES + TABLE_CASES + TEAM_CASES) | {"payout_pay", "payout_confirm", "table_hand_add"}
+    assert url_names() - PAGES - SAME_AGAIN - taken_once == set()
+    assert not taken_once & SAME_AGAIN
+
+
+def test_every_form_carries_its_token():
+    """Every form that posts carries ``{% form_once %}`` beside its CSRF token, but the login, the logout, the
+    team's code and the hand form (its own guard, above)."""
+    bare = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        for form in re.findall(r"<form\b[^>]*method=\"post\".*?</form>", path.read_text(), flags=re.S):
+            if path.name in UNTOKENED_PAGES or any(f"'{name}'" in form for name in UNTOKENED):
+                continue
+            if "{% form_once %}" not in form:
+                bare.append(f"{path.relative_to(TEMPLATES)}: {form[:120]}")
+    assert bare == []
