@@ -16,8 +16,10 @@ from tests.tournament.views.test_refusals import field, prize, tables, text_of, 
 from tournament.models import FormPost, LogEntry, Payout, Person, Team
 from tournament.services import clock, persons
 from tournament.services import series as series_services
+from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create, tournament_rules_set
 from tournament.services.money import money_settings_set, payment_record
+from tournament.services.playoffs import playoff_seed
 from tournament.services.teams.desk import team_desk_update
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
@@ -213,6 +215,77 @@ def test_a_director_form_posted_twice_is_taken_once(director_client, field, name
     assert "Already recorded (the form was sent twice)" in said
 
 
+def drafted(tournament):
+    """Round 2 drawn as a draft over round 1's unsigned table."""
+    return round_draw(tournament=tournament, method="manual", override_unsigned=True)
+
+
+def round_cases(tournament, name):
+    """The draw: a round drawn, its draft changed, published, discarded; an absent team declared."""
+    slug = tournament.slug
+    if name != "round_new":
+        draft = drafted(tournament)
+    if name == "table_forfeit":
+        round_publish(round=draft, override_unsigned=True)
+    one, two = (str(tournament.teams.get(number=number).pk) for number in (1, 2))
+    page = reverse("director:round", args=[slug, 2])
+    return {
+        "round_new": (
+            reverse("director:round_new", args=[slug]),
+            reverse("director:round_new", args=[slug]),
+            {"method": "manual", "pairs": "", "override_unsigned": "on"},
+        ),
+        "round_swap": (page, reverse("director:round_swap", args=[slug, 2]), {"team_a": one, "team_b": two}),
+        "round_move": (page, reverse("director:round_move", args=[slug, 2]), {"team": one, "table_number": "3"}),
+        "round_sitting": (page, reverse("director:round_sitting", args=[slug, 2, 1]), {}),
+        "round_publish": (page, reverse("director:round_publish", args=[slug, 2]), {"override_unsigned": "on"}),
+        "round_discard": (page, reverse("director:round_discard", args=[slug, 2]), {}),
+        "table_forfeit": (
+            reverse("director:round_live", args=[slug, 2]),
+            reverse("director:table_forfeit", args=[slug, 2, 1]),
+            {"absent": "EW", "early": "on", "reason": "gone home"},
+        ),
+    }[name]
+
+
+ROUND_CASES = [
+    "round_new",
+    "round_swap",
+    "round_move",
+    "round_sitting",
+    "round_publish",
+    "round_discard",
+    "table_forfeit",
+]
+
+
+@pytest.mark.parametrize("name", ROUND_CASES)
+def test_a_draw_form_posted_twice_is_taken_once(director_client, field, name):  # noqa: F811
+    said = assert_taken_once(director_client, *round_cases(field, name))
+    assert "Already recorded (the form was sent twice)" in said
+
+
+def playoff_cases(tournament, name):
+    slug = tournament.slug
+    if name != "playoffs_seed":
+        playoff_seed(tournament=tournament, teams=4)
+    page = reverse("director:playoffs", args=[slug])
+    return {
+        "playoffs_seed": (page, reverse("director:playoffs_seed", args=[slug]), {"teams": "4"}),
+        "playoffs_swap": (page, reverse("director:playoffs_swap", args=[slug]), {"seed_a": "1", "seed_b": "2"}),
+        "playoffs_publish": (page, reverse("director:playoffs_publish", args=[slug]), {}),
+    }[name]
+
+
+PLAYOFF_CASES = ["playoffs_seed", "playoffs_swap", "playoffs_publish"]
+
+
+@pytest.mark.parametrize("name", PLAYOFF_CASES)
+def test_a_playoff_form_posted_twice_is_taken_once(director_client, qualified, name):  # noqa: F811
+    said = assert_taken_once(director_client, *playoff_cases(qualified, name))
+    assert "Already recorded (the form was sent twice)" in said
+
+
 def table_cases(tournament, name):
     busy = tables(tournament)[0]
     page = reverse("table", args=[busy.secret])
@@ -297,9 +370,8 @@ def test_a_prize_paid_twice_is_paid_once(director_client, finished, sheet):  # n
 SAME_AGAIN = {
     "lockout_remove", "code_pause_lift", "event_edit", "tournament_edit", "tournament_rules", "team_edit",
     "money_settings", "person_edit", "series_edit", "announcement_remove", "substitute_remove",
-    "series_tournament_remove", "event_person_unlink", "round_publish", "round_unpublish", "round_discard",
-    "round_close", "round_sitting", "playoffs_publish", "playoffs_reseed", "playoffs_seed", "round_new",
-    "round_swap", "round_move", "playoffs_swap", "table_forfeit", "tournament_ratings",
+    "series_tournament_remove", "event_person_unlink", "round_unpublish", "round_close", "tournament_ratings",
+    "playoffs_reseed",
     "team_open", "team_forget", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm",
     "table_first_dealer", "table_hand_sync", "table_hand_check", "table_hand_preview", "table_hand_edit_preview",
     "table_hand_edit", "table_hand_remove", "table_undo", "table_penalty_remove", "table_sign",
@@ -319,7 +391,11 @@ PAGES = {
 
 def test_every_view_that_takes_a_post_is_walked():
     """A view added to the app is taken once here, or said to add and move nothing a second post could repeat."""
-    taken_once = set(DIRECTOR_CASES + TABLE_CASES + TEAM_CASES) | {"payout_pay", "payout_confirm", "table_hand_add"}
+    taken_once = set(DIRECTOR_CASES + ROUND_CASES + PLAYOFF_CASES + TABLE_CASES + TEAM_CASES) | {
+        "payout_pay",
+        "payout_confirm",
+        "table_hand_add",
+    }
     assert url_names() - PAGES - SAME_AGAIN - taken_once == set()
     assert not taken_once & SAME_AGAIN
 
