@@ -35,11 +35,10 @@ def form_token() -> str:
 
 
 def _key(request, token: str) -> str:
-    """The token for this person at this address: a token seen by someone else proves nothing for them."""
-    if request.user.is_authenticated:
-        who = f"user {request.user.pk}"
-    else:
-        who = f"session {request.session.session_key or ''} device {request.COOKIES.get(COOKIE, '')}"
+    """The token for this person at this address: a token seen by someone else proves nothing for them. Without a
+    login, the person is the browser's name (``views.device``: the table's and the team's pages give one), not its
+    session, which a first post may create."""
+    who = f"user {request.user.pk}" if request.user.is_authenticated else f"device {request.COOKIES.get(COOKIE, '')}"
     return hashlib.sha256(f"{token}\n{request.path}\n{who}".encode()).hexdigest()
 
 

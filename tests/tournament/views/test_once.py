@@ -7,18 +7,19 @@ from django.apps import apps
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import RuleSet
 from scoring.series import SERIES_POINTS_DEFAULT
 from tests.tournament.services.test_money import finished  # noqa: F401 (a fixture)
 from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (a fixture)
 from tests.tournament.views.test_refusals import field, prize, tables, text_of, url_names  # noqa: F401 (a fixture)
-from tournament.models import FormPost, LogEntry, Payout, Person, Team
+from tournament.models import FormPost, LogEntry, Payout, Person, Table, Team, Tournament
 from tournament.services import clock, persons
 from tournament.services import series as series_services
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create, tournament_rules_set
-from tournament.services.money import money_settings_set, payment_record
+from tournament.services.money import money_settings_set, payment_record, payout_pay
 from tournament.services.playoffs import playoff_seed
 from tournament.services.teams.desk import team_desk_update
 
@@ -286,10 +287,19 @@ def test_a_playoff_form_posted_twice_is_taken_once(director_client, qualified, n
     assert "Already recorded (the form was sent twice)" in said
 
 
-def table_cases(tournament, name):
-    busy = tables(tournament)[0]
+def table_cases(tournament, client, name):
+    """At a table's link: table 1 has two hands and a penalty, table 2 is complete and not signed."""
+    busy, done = tables(tournament)
     page = reverse("table", args=[busy.secret])
     version = str(busy.version)
+    if name == "table_undo":
+        client.post(reverse("table_hand_remove", args=[busy.secret, 2]), {"version": version})
+        version = str(busy.version + 1)
+    if name == "table_time_call":
+        clock_started(tournament)
+        Table.objects.filter(pk=busy.pk).update(clock_ends_at=timezone.now())
+    ns = done.team_at("NS")
+    hand = {"hand-dealer": "N", "hand-bidder": "S", "hand-bid": "2:high", "hand-books": "8"}
     return {
         "table_penalty_add": (
             page,
@@ -306,15 +316,52 @@ def table_cases(tournament, name):
             reverse("table_dispute", args=[busy.secret]),
             {"dispute-version": version, "dispute-pair": "EW", "dispute-note": "Hand 2 books"},
         ),
+        "table_sign": (
+            reverse("table", args=[done.secret]),
+            reverse("table_sign", args=[done.secret]),
+            {
+                "sign-NS-version": str(done.version),
+                "sign-NS-pair": "NS",
+                "sign-NS-player": str(ns.members[0].player.pk),
+                "sign-NS-code": ns.code,
+            },
+        ),
+        "table_hand_edit": (
+            reverse("table_hand_edit", args=[busy.secret, 1]),
+            reverse("table_hand_edit", args=[busy.secret, 1]),
+            {**hand, "hand-version": version},
+        ),
+        "table_hand_remove": (
+            reverse("table_hand_remove", args=[busy.secret, 2]),
+            reverse("table_hand_remove", args=[busy.secret, 2]),
+            {"version": version},
+        ),
+        "table_penalty_remove": (
+            reverse("table_penalty_remove", args=[busy.secret, busy.penalties.get().pk]),
+            reverse("table_penalty_remove", args=[busy.secret, busy.penalties.get().pk]),
+            {"version": version},
+        ),
+        "table_undo": (page, reverse("table_undo", args=[busy.secret]), {"version": version}),
+        "table_time_call": (page, reverse("table_time_call", args=[busy.secret]), {"version": version}),
     }[name]
 
 
-TABLE_CASES = ["table_penalty_add", "table_redeal", "table_dispute"]
+TABLE_CASES = [
+    "table_penalty_add",
+    "table_redeal",
+    "table_dispute",
+    "table_sign",
+    "table_hand_edit",
+    "table_hand_remove",
+    "table_penalty_remove",
+    "table_undo",
+    "table_time_call",
+]
 
 
 @pytest.mark.parametrize("name", TABLE_CASES)
 def test_a_table_form_posted_twice_is_taken_once(client, field, name):  # noqa: F811
-    assert "Already recorded (the form was sent twice)" in assert_taken_once(client, *table_cases(field, name))
+    assert "Already recorded (the form was sent twice)" in assert_taken_once(client, *table_cases(field, client, name))
 
 
 def test_a_hand_posted_twice_is_stored_once(client, field):  # noqa: F811
@@ -332,18 +379,45 @@ def test_a_hand_posted_twice_is_stored_once(client, field):  # noqa: F811
 
 
 def team_cases(tournament, client, name):
-    team = tables(tournament)[0].team_at("NS")
-    client.post(reverse("team_open"), {"code": team.code})
-    page = reverse("team_page", args=[team.pk])
+    """On a team's own page: #1 plays at table 1 (still playing), #3 at table 2 (complete, not signed)."""
+    busy, done = tables(tournament)
+    table = done if name == "team_sign" else busy
+    team = table.team_at("NS")
+    if name in ("team_enter", "team_redeal"):  # blind double entry: each team enters the hands
+        Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.DOUBLE)
     if name == "team_here":
         Team.objects.filter(pk=team.pk).update(checked_in=False)
+    client.post(reverse("team_open"), {"code": team.code})
+    page = reverse("team_page", args=[team.pk])
+    version = str(table.version)
     return {
         "team_here": (page, reverse("team_here", args=[team.pk]), {}),
         "team_withdraw": (page, reverse("team_withdraw", args=[team.pk]), {}),
+        "team_sign": (
+            page,
+            reverse("team_sign", args=[team.pk]),
+            {"version": version, "player": str(team.members[0].player.pk)},
+        ),
+        "team_redeal": (
+            page,
+            reverse("team_redeal", args=[team.pk]),
+            {"redeal-version": version, "redeal-dealer": "S", "redeal-redeal_reason": "misdeal"},
+        ),
+        "team_enter": (
+            page,
+            reverse("team_enter", args=[team.pk]),
+            {
+                "enter-version": version,
+                "enter-dealer": "S",
+                "enter-bidder": "S",
+                "enter-bid": "2:high",
+                "enter-books": "8",
+            },
+        ),
     }[name]
 
 
-TEAM_CASES = ["team_here", "team_withdraw"]
+TEAM_CASES = ["team_here", "team_withdraw", "team_sign", "team_redeal", "team_enter"]
 
 
 @pytest.mark.parametrize("name", TEAM_CASES)
@@ -364,6 +438,16 @@ def test_a_prize_paid_twice_is_paid_once(director_client, finished, sheet):  # n
     assert "Already recorded (the form was sent twice)" in said
 
 
+def test_a_prize_confirmed_twice_by_the_team_is_confirmed_once(client, finished, sheet):  # noqa: F811
+    play(sheet, finished, "3P", "EW")
+    team = finished.teams.get(number=1)
+    paid = payout_pay(tournament=finished, team=team)
+    client.post(reverse("team_open"), {"code": team.code})
+    confirm = reverse("team_payout_confirm", args=[team.pk, paid.pk])
+    said = assert_taken_once(client, reverse("team_page", args=[team.pk]), confirm, {"code": team.code})
+    assert "Already recorded (the form was sent twice)" in said
+
+
 # Posted to, but neither adding nor moving anything a second post could add again: a setting or an edit set to the
 # same values, a removal, a state a second post finds already so (refused, as "already published"), the team's
 # code tried, a fragment of a preview. Their forms carry the token all the same (see the template test below).
@@ -372,10 +456,9 @@ SAME_AGAIN = {
     "money_settings", "person_edit", "series_edit", "announcement_remove", "substitute_remove",
     "series_tournament_remove", "event_person_unlink", "round_unpublish", "round_close", "tournament_ratings",
     "playoffs_reseed",
-    "team_open", "team_forget", "team_sign", "team_accept", "team_enter", "team_redeal", "team_payout_confirm",
+    "team_open", "team_forget", "team_accept",
     "table_first_dealer", "table_hand_sync", "table_hand_check", "table_hand_preview", "table_hand_edit_preview",
-    "table_hand_edit", "table_hand_remove", "table_undo", "table_penalty_remove", "table_sign",
-    "table_hand_accept", "table_entries_settle", "table_settle", "table_time_call", "table_time_call_lift",
+    "table_hand_accept", "table_entries_settle", "table_settle", "table_time_call_lift",
     "login", "logout",
 }  # fmt: skip
 # Pages, files and fragments: nobody posts to them.
@@ -394,6 +477,7 @@ def test_every_view_that_takes_a_post_is_walked():
     taken_once = set(DIRECTOR_CASES + ROUND_CASES + PLAYOFF_CASES + TABLE_CASES + TEAM_CASES) | {
         "payout_pay",
         "payout_confirm",
+        "team_payout_confirm",
         "table_hand_add",
     }
     assert url_names() - PAGES - SAME_AGAIN - taken_once == set()
