@@ -17,8 +17,9 @@ from tests.tournament.views.test_refusals import field, prize, tables, text_of, 
 from tournament.models import FormPost, LogEntry, Payout, Person, Table, Team, Tournament
 from tournament.services import clock, persons
 from tournament.services import series as series_services
+from tournament.services.absence import substitute_approve
 from tournament.services.draws import round_draw, round_publish
-from tournament.services.events import tournament_create, tournament_rules_set
+from tournament.services.events import announcement_post, tournament_create, tournament_rules_set
 from tournament.services.money import money_settings_set, payment_record, payout_pay
 from tournament.services.playoffs import playoff_seed
 from tournament.services.teams.desk import team_desk_update
@@ -266,6 +267,73 @@ def test_a_draw_form_posted_twice_is_taken_once(director_client, field, name):  
     assert "Already recorded (the form was sent twice)" in said
 
 
+def undoing_cases(tournament, name):
+    """What takes something back: an announcement, a substitute, a series' tournament, a person link, a round
+    published; and the ratings as a tie-break turned on."""
+    slug, event = tournament.slug, tournament.event.slug
+    team = tournament.teams.get(number=1)
+    round_page = reverse("director:round", args=[slug, 1])
+    if name == "announcement_remove":
+        said = announcement_post(tournament=tournament, text="Lunch at noon").pk
+    if name == "substitute_remove":
+        replaces = team.members[0].player
+        said = substitute_approve(team=team, round=tournament.rounds.get(number=1), replaces=replaces, name="Jo").pk
+    if name == "series_tournament_remove":
+        spring = series_services.series_create(name="Spring")
+        series_services.series_tournament_add(series=spring, tournament=tournament)
+    if name == "event_person_unlink":
+        persons.player_link(player=team.members[0].player)
+    if name == "round_unpublish":
+        round_publish(round=drafted(tournament), override_unsigned=True)
+    ratings = reverse("director:tournament_ratings", args=[slug])
+    return {
+        "announcement_remove": lambda: (
+            reverse("director:announcements", args=[slug]),
+            reverse("director:announcement_remove", args=[slug, said]),
+            {},
+        ),
+        "substitute_remove": lambda: (round_page, reverse("director:substitute_remove", args=[slug, 1, said]), {}),
+        "series_tournament_remove": lambda: (
+            reverse("director:series_edit", args=["spring"]),
+            reverse("director:series_tournament_remove", args=["spring", tournament.pk]),
+            {},
+        ),
+        "event_person_unlink": lambda: (
+            reverse("director:event_persons", args=[event]),
+            reverse("director:event_person_unlink", args=[event]),
+            {"player": team.members[0].player.pk},
+        ),
+        "round_unpublish": lambda: (
+            reverse("director:round", args=[slug, 2]),
+            reverse("director:round_unpublish", args=[slug, 2]),
+            {},
+        ),
+        "tournament_ratings": lambda: (ratings, ratings, {"on": "1"}),
+    }[name]()
+
+
+UNDOING_CASES = [
+    "announcement_remove",
+    "substitute_remove",
+    "series_tournament_remove",
+    "event_person_unlink",
+    "round_unpublish",
+    "tournament_ratings",
+]
+
+
+@pytest.mark.parametrize("name", UNDOING_CASES)
+def test_a_form_taking_back_posted_twice_is_taken_once(director_client, field, name):  # noqa: F811
+    said = assert_taken_once(director_client, *undoing_cases(field, name))
+    assert "Already recorded (the form was sent twice)" in said
+
+
+def test_a_round_closed_twice_is_closed_once(director_client, qualified):  # noqa: F811
+    slug = qualified.slug
+    page, close = reverse("director:round", args=[slug, 1]), reverse("director:round_close", args=[slug, 1])
+    assert "Already recorded (the form was sent twice)" in assert_taken_once(director_client, page, close, {})
+
+
 def playoff_cases(tournament, name):
     slug = tournament.slug
     if name != "playoffs_seed":
@@ -448,18 +516,17 @@ def test_a_prize_confirmed_twice_by_the_team_is_confirmed_once(client, finished,
     assert "Already recorded (the form was sent twice)" in said
 
 
-# Posted to, but neither adding nor moving anything a second post could add again: a setting or an edit set to the
-# same values, a removal, a state a second post finds already so (refused, as "already published"), the team's
-# code tried, a fragment of a preview. Their forms carry the token all the same (see the template test below).
+# Posted to, and not walked above: a setting or an edit (a second post sets the same values again), a lifted pause
+# or lockout, the seeds made again from the standings (only after a corrected sheet), the team's code, the login and
+# the logout (they open or close, adding nothing), a team forgetting this phone, the sheet's entries made only in
+# other modes or states (accepting a hand, settling differing entries or a dispute, the first dealer, a call of time
+# lifted: each carries the sheet's version too), the hand queue and the previews (entry ids; nothing stored). Their
+# forms carry the token all the same (``test_every_form_carries_its_token``).
 SAME_AGAIN = {
     "lockout_remove", "code_pause_lift", "event_edit", "tournament_edit", "tournament_rules", "team_edit",
-    "money_settings", "person_edit", "series_edit", "announcement_remove", "substitute_remove",
-    "series_tournament_remove", "event_person_unlink", "round_unpublish", "round_close", "tournament_ratings",
-    "playoffs_reseed",
-    "team_open", "team_forget", "team_accept",
-    "table_first_dealer", "table_hand_sync", "table_hand_check", "table_hand_preview", "table_hand_edit_preview",
-    "table_hand_accept", "table_entries_settle", "table_settle", "table_time_call_lift",
-    "login", "logout",
+    "money_settings", "person_edit", "series_edit", "playoffs_reseed", "team_open", "team_forget", "login", "logout",
+    "team_accept", "table_first_dealer", "table_hand_accept", "table_entries_settle", "table_settle",
+    "table_time_call_lift", "table_hand_sync", "table_hand_check", "table_hand_preview", "table_hand_edit_preview",
 }  # fmt: skip
 # Pages, files and fragments: nobody posts to them.
 PAGES = {
@@ -474,7 +541,8 @@ PAGES = {
 
 def test_every_view_that_takes_a_post_is_walked():
     """A view added to the app is taken once here, or said to add and move nothing a second post could repeat."""
-    taken_once = set(DIRECTOR_CASES + ROUND_CASES + PLAYOFF_CASES + TABLE_CASES + TEAM_CASES) | {
+    taken_once = set(DIRECTOR_CASES + ROUND_CASES + UNDOING_CASES + PLAYOFF_CASES + TABLE_CASES + TEAM_CASES) | {
+        "round_close",
         "payout_pay",
         "payout_confirm",
         "team_payout_confirm",
