@@ -1,11 +1,13 @@
 import html
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.apps import apps
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -14,7 +16,7 @@ from scoring.series import SERIES_POINTS_DEFAULT
 from tests.tournament.services.test_money import finished  # noqa: F401 (a fixture)
 from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (a fixture)
 from tests.tournament.views.test_refusals import field, prize, tables, text_of, url_names  # noqa: F401 (a fixture)
-from tournament.models import FormPost, LogEntry, Payout, Person, Table, Team, Tournament
+from tournament.models import FormPost, LogEntry, Payment, Payout, Person, Table, Team, Tournament
 from tournament.services import clock, persons
 from tournament.services import series as series_services
 from tournament.services.absence import substitute_approve
@@ -563,3 +565,64 @@ def test_every_form_carries_its_token():
             if "{% form_once %}" not in form:
                 bare.append(f"{path.relative_to(TEMPLATES)}: {form[:120]}")
     assert bare == []
+
+
+def test_five_minutes_added_twice_by_a_double_tap_are_five(director_client, field):  # noqa: F811
+    page, action, data = director_cases(field, "round_clock")
+    round_1 = field.rounds.get(number=1)
+    ends = round_1.clock_ends_at
+    token = drawn_token(director_client, page, action)
+    for _ in range(2):
+        director_client.post(action, {**data, "form_once": token})
+    round_1.refresh_from_db()
+    assert round_1.clock_ends_at - ends == timedelta(minutes=5)
+
+
+def test_the_second_post_is_told_what_the_first_did(director_client, field):  # noqa: F811
+    page, action, data = director_cases(field, "payment_add")
+    token = drawn_token(director_client, page, action)
+    director_client.post(action, {**data, "form_once": token})
+    second = director_client.post(action, {**data, "form_once": token}, follow=True)
+    said = text_of(second.content.decode())
+    assert "Already recorded (the form was sent twice): " in said and "150.00" in said
+    assert Payment.objects.count() == 2, "the 50.00 paid before, and this 150.00 once"
+
+
+def test_a_refused_form_can_be_corrected_and_sent_again(director_client, field):  # noqa: F811
+    """A refusal keeps nothing: the same form, corrected (or sent again from the browser's history), is taken."""
+    page, action, data = director_cases(field, "payment_add")
+    token = drawn_token(director_client, page, action)
+    director_client.post(action, {**data, "amount": "-5", "form_once": token})
+    assert Payment.objects.count() == 1
+    director_client.post(action, {**data, "amount": "5", "form_once": token})
+    assert Payment.objects.count() == 2
+
+
+def test_a_token_seen_by_someone_else_proves_nothing(director_client, scorekeeper, field):  # noqa: F811
+    """Another person posting a form's token is not answered with its first result: their post is refused as any
+    post of theirs would be."""
+    page, action, data = director_cases(field, "payment_add")
+    token = drawn_token(director_client, page, action)
+    director_client.post(action, {**data, "form_once": token})
+    other = Client()
+    other.force_login(scorekeeper)
+    assert other.post(action, {**data, "form_once": token}).status_code == 403
+    assert Payment.objects.count() == 2
+
+
+def test_tokens_are_kept_a_day(director_client, field):  # noqa: F811
+    page, action, data = director_cases(field, "payment_add")
+    token = drawn_token(director_client, page, action)
+    director_client.post(action, {**data, "form_once": token})
+    FormPost.objects.update(created_at=timezone.now() - timedelta(days=1, minutes=1))
+    other = drawn_token(director_client, page, action)
+    director_client.post(action, {**data, "form_once": other})
+    assert FormPost.objects.count() == 1, "the day-old token was let go when the next was kept"
+
+
+def test_a_post_without_a_token_runs_as_before(director_client, field):  # noqa: F811
+    """A script or an old page without the token: each post is taken, as it always was."""
+    _, action, data = director_cases(field, "payment_add")
+    for _ in range(2):
+        director_client.post(action, data)
+    assert Payment.objects.count() == 3 and not FormPost.objects.exists()
