@@ -13,8 +13,9 @@ from django.urls import reverse
 from scoring.series import SERIES_POINTS_DEFAULT
 from tests.conftest import round_published
 from tests.tournament.views.test_refusals import text_of
-from tournament.models import LogEntry, PersonRating, Series, SitOut, Substitute
+from tournament.models import LogEntry, PersonRating, Series, SitOut, Substitute, Team
 from tournament.services import persons
+from tournament.services import series as series_services
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="two desks at once need PostgreSQL")
 
@@ -100,3 +101,23 @@ def test_ratings_recomputed_from_two_desks(director, drawn, monkeypatch):
     assert all(status == 302 for status, _ in answers), answers
     assert PersonRating.objects.count() == 4, "the four players of the signed table, rated once"
     assert LogEntry.objects.filter(action=LogEntry.Action.RATINGS_RECOMPUTED).count() == 2
+
+
+def test_a_team_registered_from_two_desks(director, drawn, monkeypatch):
+    """Registrations of one tournament take turns: the second desk is told the number is the first's team's."""
+    url = reverse("director:team_create", args=[drawn.slug])
+    post = (url, {"player1_name": "Ann Lee", "player2_name": "Bo Ray", "number": "9"})
+    answers = at_once(director, monkeypatch, Team, [post, post])
+    assert drawn.teams.filter(number=9).count() == 1 and drawn.teams.count() == 5
+    assert_one_did_it(answers, "Team #9 Ann Lee & Bo Ray registered.", "Team number 9 is taken in this tournament.")
+
+
+def test_a_clash_no_lock_foresaw_is_refused_not_a_server_error(director, drawn, monkeypatch):
+    """Without the series' own check, the unique name stored first by the other desk: the second is refused."""
+    monkeypatch.setattr(series_services, "_name_free", lambda name, series=None: None)
+    monkeypatch.setattr(series_services, "IntegrityError", type("Unforeseen", (Exception,), {}))
+    points = {key: str(value) for key, value in SERIES_POINTS_DEFAULT.items()}
+    post = (reverse("director:series"), {"name": "Spring", **points})
+    answers = at_once(director, monkeypatch, Series, [post, post])
+    assert Series.objects.count() == 1
+    assert_one_did_it(answers, "created", "was being saved from another desk or phone at that moment")
