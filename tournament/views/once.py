@@ -1,13 +1,13 @@
 """Every form that adds or moves something is taken once, whatever the network or a double tap does.
 
 A form carries ``{% form_once %}``: a hidden token, new each time the form is drawn. A POST with a token runs its
-view in one transaction with a claim on that token (for the person posting, at that address). When the view
-succeeded (it redirected and said no refusal), the claim is kept with where the answer sent the person and what
-it said, in the same transaction as what the form wrote; otherwise the claim is let go, so the form can be
-corrected and sent again. A second post of the same rendered form is answered with the first's result: the same
-page, with what the first post did. A second post sent while the first is still running waits for it (the claim
-is a unique row) and is then answered the same way. A post without a token (the API, a script) runs as before.
-Claims older than a day are let go as new ones are made.
+view in one transaction with a claim on that token and the values sent (for the person posting, at that address).
+When the view succeeded (it redirected and said no refusal), the claim is kept with where the answer sent the
+person and what it said, in the same transaction as what the form wrote; otherwise the claim is let go, so the
+form can be corrected and sent again. A second post of the same drawn form with the same values is answered with
+the first's result: the same page, with what the first post did. A second post sent while the first is still
+running waits for it (the claim is a unique row) and is then answered the same way. A post without a token (the
+API, a script) runs as before. Claims older than a day are let go as new ones are made.
 """
 
 import hashlib
@@ -35,11 +35,15 @@ def form_token() -> str:
 
 
 def _key(request, token: str) -> str:
-    """The token for this person at this address: a token seen by someone else proves nothing for them. Without a
-    login, the person is the browser's name (``views.device``: the table's and the team's pages give one), not its
-    session, which a first post may create."""
+    """This post of the form: its token and what it sends, for this person at this address. A token seen by
+    someone else proves nothing for them; the same drawn form sent with other values (another button of the desk's
+    row tapped before the page came back) is another post. Without a login, the person is the browser's name
+    (``views.device``: the table's and the team's pages give one), not its session, which a first post may
+    create."""
     who = f"user {request.user.pk}" if request.user.is_authenticated else f"device {request.COOKIES.get(COOKIE, '')}"
-    return hashlib.sha256(f"{token}\n{request.path}\n{who}".encode()).hexdigest()
+    sent = sorted((name, values) for name, values in request.POST.lists() if name != "csrfmiddlewaretoken")
+    sent += sorted((name, [(file.name, file.size) for file in files]) for name, files in request.FILES.lists())
+    return hashlib.sha256(repr((token, request.path, who, sent)).encode()).hexdigest()
 
 
 def _claim(key: str) -> FormPost | None:

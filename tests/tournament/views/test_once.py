@@ -626,3 +626,13 @@ def test_a_post_without_a_token_runs_as_before(director_client, field):  # noqa:
     for _ in range(2):
         director_client.post(action, data)
     assert Payment.objects.count() == 3 and not FormPost.objects.exists()
+
+
+def test_another_button_of_the_same_drawn_form_is_another_post(director_client, field):  # noqa: F811
+    """The desk's row tapped twice, *Check in* then *Fee paid*, before the page came back: both are done."""
+    page, action, data = director_cases(field, "desk_action")
+    token = drawn_token(director_client, page, action)
+    for action_name in ("check_in", "fee_paid"):
+        director_client.post(action, {**data, "action": action_name, "form_once": token})
+    team = field.teams.get(number=1)
+    assert team.checked_in and team.fee_paid
