@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "tournament.security.NoStoreMiddleware",
     "tournament.views.device.DeviceMiddleware",
+    # After the messages and who is asking: a form's second post is answered with the first's result.
+    "tournament.views.once.FormOnceMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its refusal page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -100,6 +102,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% form_once %} in every template without loading it: a form that adds something is taken once.
+            "builtins": ["tournament.templatetags.once"],
         },
     },
 ]

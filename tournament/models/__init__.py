@@ -14,6 +14,7 @@ from tournament.models.events import (
 )
 from tournament.models.log import LogEntry
 from tournament.models.money import Payment, Payout, Pot
+from tournament.models.once import FormPost
 from tournament.models.persons import HIDDEN_NAME, Person, PersonRating, Series, SeriesTournament
 from tournament.models.playoffs import PlayoffMatch, PlayoffSeed
 from tournament.models.rounds import Round, Seating, SitOut, Substitute, Table, TableCard, new_table_secret
@@ -26,6 +27,7 @@ __all__ = [
     "STANDINGS_ORDERS",
     "Announcement",
     "Event",
+    "FormPost",
     "Hand",
     "HandSubmission",
     "LogEntry",

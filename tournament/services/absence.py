@@ -27,6 +27,11 @@ class Forfeited:
     repeat_absentees: list[Team] = field(default_factory=list)
 
 
+def _team_locked(team: Team) -> None:
+    """Two desks marking the same team wait for each other: the second sees what the first did, and says so."""
+    Team.objects.select_for_update().filter(pk=team.pk).first()
+
+
 def _teams_at(table: Table) -> dict[str, Team]:
     return {seating.pair: seating.team for seating in table.seatings.select_related("team")}
 
@@ -139,6 +144,7 @@ def team_sit_out_set(
     back."""
     actor = actor_of(actor)
     reason = text_checked(reason, what="The reason", limit=200, field="reason")
+    _team_locked(team)
     tournament = team.tournament
     if not 1 <= round_number <= tournament.qualifying_rounds:
         raise ServiceError(
@@ -180,6 +186,7 @@ def substitute_approve(
     reason = text_checked(reason, what="The reason", limit=200, field="reason")
     if round.tournament_id != team.tournament_id:
         raise ServiceError(f"{team} does not play in this tournament's round.", field="team")
+    _team_locked(team)
     if not team.memberships.filter(player=replaces).exists():
         raise ServiceError(f"{replaces.name} is not a player of {team}.", field="replaces")
     if Substitute.objects.filter(team=team, round=round).exists():

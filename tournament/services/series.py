@@ -45,7 +45,11 @@ def series_create(*, name: str, points: dict | None = None, actor: Actor | None 
     """A new series; ``points`` overrides entries of the default table (champion 6, runner-up 3, ...)."""
     name = _clean_name(name)
     _name_free(name)
-    series = Series.objects.create(name=name, slug=free_slug(Series, name), points_data=_points_table(points))
+    try:
+        with transaction.atomic():
+            series = Series.objects.create(name=name, slug=free_slug(Series, name), points_data=_points_table(points))
+    except IntegrityError:  # another desk created it since the check
+        raise ServiceError(f"There is already a series named {name}.", field="name") from None
     _series_changed(actor, f"Series {series.name} created", after={"series": series.pk, "points": series.points_data})
     return series
 

@@ -1,10 +1,12 @@
 """What every view shares: who is acting, and running a service with its message shown."""
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
 from django.contrib import messages
+from django.db import IntegrityError
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 
@@ -12,6 +14,15 @@ from tournament.errors import ServiceError
 from tournament.security import client_ip
 from tournament.services.log import Actor, actor_of
 from tournament.views.device import device_of
+
+logger = logging.getLogger(__name__)
+
+# Two desks writing the same thing at the same moment, where no lock made the second see the first (a service
+# says the reason itself where it can): the second is refused, nothing stored twice.
+AT_ANOTHER_DESK = (
+    "The same change was being saved from another desk or phone at that moment, and was stored once. The page shows "
+    "it as it is now."
+)
 
 
 def request_actor(request) -> Actor:
@@ -57,10 +68,15 @@ def service_run(
     beside its field of ``form``, or at the top of it, when ``form`` is given (give it only when the page the
     person lands on draws it); otherwise, or for a refusal about the whole page, it is said at the top of that
     page, tagged ``beside[field]`` when the page shows that field's refusals beside it too. A refusal is said
-    alone: messages of earlier requests never shown are about other things.
+    alone: messages of earlier requests never shown are about other things. A write that clashed with the same
+    write stored elsewhere at that moment (a unique row) is refused too, never a server error.
     """
     try:
         result = service()
+    except IntegrityError:
+        logger.warning("Refused as written at the same moment elsewhere", exc_info=True)
+        refusal_say(request, AT_ANOTHER_DESK)
+        return Ran(False)
     except ServiceError as error:
         if form is not None and error.about_the_form:
             earlier_messages_drop(request)

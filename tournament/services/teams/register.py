@@ -54,7 +54,9 @@ def team_register(
 
 
 def register(tournament, players, name, city, number, fee_paid, side_pot, checked_in) -> Team:
-    """A team as team_register makes it, without the log entry (the CSV import logs the whole file once)."""
+    """A team as team_register makes it, without the log entry (the CSV import logs the whole file once).
+    Registrations of one tournament take turns: a second desk entering the same team sees the first's."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
     entries = checked_entries(players, name, city)
     number = checked_number(tournament, number)
     found = []
