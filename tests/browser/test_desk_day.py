@@ -1,7 +1,8 @@
-"""The desk's day at 1280×800, as a director lives it on a laptop: the fees and a side pot, twelve payments (one
-booked on the wrong team's card and moved), a late team, the payout sheet, every prize paid, one undone and paid
-again. After every step the desk balances: its totals are the sum of the teams' accounts it shows and of the
-records, and the payout sheet's desk holds exactly what it still has to pay.
+"""The desk's day at 1280×800, as a director lives it on a laptop: the fees and a side pot, a room of teams checked
+in at once (one undone: not here after all, checked in when it comes), twelve payments (one booked on the wrong
+team's card and moved, one tapped twice on a slow network), a late team, the payout sheet, every prize paid, one
+undone and paid again. After every step the desk balances: its totals are the sum of the teams' accounts it shows
+and of the records, and the payout sheet's desk holds exactly what it still has to pay.
 
 Actions (clicks, choices and submits; typing is not counted), step by step, now and before the desk's money could be
 corrected (5dd0e14):
@@ -9,25 +10,26 @@ corrected (5dd0e14):
 | step | now | before |
 | --- | --- | --- |
 | money settings, then the desk | 2 | 2 |
+| a room checked in, one undone, later checked in | 3: all at once, undo one, one | 12: one per team |
 | four teams into the side pot | 4 | 4 |
-| twelve payments | 15: twelve *Record payment*, the wrong card's payment moved (history, *Move*, save) | 19 |
+| twelve payments | 16: twelve *Record payment*, one tapped twice, a payment moved (3) | 22 (below) |
 | a late team registered and paid | 3 | 3 |
 | the payout sheet | 1 | 1 |
 | eleven prizes paid | 22: *Pay*, then confirm | 11: one tap, nothing to confirm |
 | a prize undone and paid again | 4 | impossible: the sheet stayed wrong |
-| the day | 51 | 40, and the day ended wrong |
+| the day | 55 | 55, and the day ended wrong |
 
 Before, a side-pot team's payment pre-filled with the whole 50.00 went "For: Entry fee" ("owes 10.00"): booking it
 right took 2 actions (type 40, save, then save the side pot's 10), 4 more for four teams, or the repair by a refund
 that never happened (5 actions each). The payment booked on the wrong card took a refund that never happened (open,
 save) and the payment again: 3 actions, as the move's 3, but the desk then showed 40.00 "refunded" that it never
-handed back.
+handed back. The double tap stored the payment twice; its repair was a refund that never happened (open, save).
 
-Steps are methods of ``DeskDay`` and counted by ``day.step``, so that more (bulk check-in, a double tap on *Record
-payment*) slot in with their own counts now and before.
+Steps are methods of ``DeskDay`` and counted by ``day.step``, each with its count now and before.
 """
 
 import re
+import time
 from contextlib import contextmanager
 from decimal import Decimal
 
@@ -35,13 +37,14 @@ import pytest
 
 from tournament.models import Payment, Payout, Team
 from tournament.selectors.money import desk_money, payout_sheet
+from tournament.services import money
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_create
 from tournament.services.teams import PlayerEntry, team_register
 
 LAPTOP = {"width": 1280, "height": 800}
 D = Decimal
-ACTIONS_NOW, ACTIONS_BEFORE = 51, 40
+ACTIONS_NOW, ACTIONS_BEFORE = 55, 55
 
 
 @pytest.fixture
@@ -133,6 +136,18 @@ class DeskDay:
         self.submit(page.get_by_role("link", name="Registration desk"))
         self.desk_balances()
 
+    def check_in_the_room(self) -> None:
+        """Every team listed checked in at once; #12, not here after all, undone."""
+        self.submit(self.page.get_by_role("button", name="Check in all 12 listed"))
+        self.said("12 team(s) checked in")
+        self.submit(self.card(12).get_by_role("button", name="Undo check-in"))
+        assert list(self.tournament.teams.filter(checked_in=False).values_list("number", flat=True)) == [12]
+        self.desk_balances()
+
+    def check_in(self, number: int) -> None:
+        self.submit(self.card(number).get_by_role("button", name="Check in", exact=True))
+        assert self.tournament.teams.get(number=number).checked_in
+
     def side_pot(self, numbers) -> None:
         for number in numbers:
             self.submit(self.card(number).get_by_role("button", name="Side pot"))
@@ -144,6 +159,30 @@ class DeskDay:
         card = self.card(on or number)
         self.submit(card.get_by_role("button", name="Record payment"))
         self.said(f"Team #{on or number}: ")
+        self.desk_balances()
+
+    def pay_tapped_twice(self, number: int, monkeypatch) -> None:
+        """*Record payment* tapped again while the first tap's payment is still on its way (the server takes a
+        second): one payment, and the page says the second tap was the same."""
+        record = money.payment_record
+
+        def slowly(**kwargs):
+            time.sleep(1)
+            return record(**kwargs)
+
+        monkeypatch.setattr(money, "payment_record", slowly)
+        self.actions += 2
+        self.page.evaluate(
+            """(number) => {
+              const button = document.querySelector(`#money-${number} form button`);
+              button.click();
+              setTimeout(() => button.click(), 400);
+            }""",
+            number,
+        )
+        self.said("Already recorded (the form was sent twice)")
+        monkeypatch.setattr(money, "payment_record", record)
+        assert Payment.objects.filter(team__number=number).count() == 1
         self.desk_balances()
 
     def move(self, payment: Payment, *, to: int) -> None:
@@ -194,7 +233,7 @@ def day(transactional_db, event, director, laptop, live_server):
     tournament = tournament_create(event=event, name="Saturday", qualifying_rounds=1)
     for number in range(1, 13):
         players = [PlayerEntry(f"Player {number}a", "Detroit"), PlayerEntry(f"Player {number}b", "Chicago")]
-        team_register(tournament=tournament, players=players, checked_in=True)
+        team_register(tournament=tournament, players=players)
     laptop.goto("/login/")
     laptop.fill("#id_username", "director")
     laptop.fill("#id_password", "pw-for-tests-123")
@@ -203,19 +242,25 @@ def day(transactional_db, event, director, laptop, live_server):
     return DeskDay(laptop, tournament)
 
 
-def test_the_desks_day_balances_at_every_step(day, sheet):
+def test_the_desks_day_balances_at_every_step(day, sheet, monkeypatch):
     with day.step("money settings, then the desk", before=2):
         day.money_settings()
+    with day.step("a room of teams checked in, one undone, later checked in", before=12):
+        day.check_in_the_room()
+        day.check_in(12)
     with day.step("four teams into the side pot", before=4):
         day.side_pot([1, 2, 3, 4])
-    # Before: 2 for each side-pot team, and the wrong card's repair by refund (2) and #5's payment again (1).
-    with day.step("twelve payments", before=4 * 2 + 8 + 2 + 1):
+    # Before: 2 for each side-pot team, the wrong card's repair by refund (2) and #5's payment again (1), and the
+    # double tap's second payment refunded (2).
+    with day.step("twelve payments", before=4 * 2 + 8 + 2 + 1 + 1 + 2):
         for number in range(1, 13):
             if number == 5:
                 day.pay(5, on=6)  # #5's money, booked on #6's card
             elif number == 6:
                 day.move(Payment.objects.get(team__number=6), to=5)
                 day.pay(6)
+            elif number == 7:
+                day.pay_tapped_twice(7, monkeypatch)
             else:
                 day.pay(number)
     assert desk_money(day.tournament).outstanding == 0
