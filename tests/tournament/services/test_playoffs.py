@@ -89,7 +89,7 @@ def test_winners_advance_when_signed_to_a_champion(qualified, sheet, client):
     qualified.refresh_from_db()
     assert qualified.status == Tournament.Status.FINISHED
     html = client.get(reverse("public:tournament", args=[qualified.slug])).content.decode()
-    assert "Champion" in html and "#3 Player 2a &amp; Player 2b" in html
+    assert "Champion" in html and "#3 <bdi>Player 2a &amp; Player 2b</bdi>" in html
 
 
 def test_a_tied_match_goes_on_one_hand_at_a_time(qualified, sheet):
