@@ -47,15 +47,6 @@ D = Decimal
 ACTIONS_NOW, ACTIONS_BEFORE = 55, 55
 
 
-@pytest.fixture
-def laptop(browser, live_server):
-    context = browser.new_context(viewport=LAPTOP, base_url=live_server.url)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
 def amounts(text: str, label: str) -> Decimal:
     return D(re.search(rf"{label}\s+(-?[0-9]+\.[0-9]{{2}})", text).group(1))
 
@@ -229,17 +220,16 @@ class DeskDay:
 
 
 @pytest.fixture
-def day(transactional_db, event, director, laptop, live_server):
+def day(transactional_db, event, director, phone, login):
+    """The director's laptop: the browser tests' page at 1280×800, logged in."""
     tournament = tournament_create(event=event, name="Saturday", qualifying_rounds=1)
     for number in range(1, 13):
         players = [PlayerEntry(f"Player {number}a", "Detroit"), PlayerEntry(f"Player {number}b", "Chicago")]
         team_register(tournament=tournament, players=players)
-    laptop.goto("/login/")
-    laptop.fill("#id_username", "director")
-    laptop.fill("#id_password", "pw-for-tests-123")
-    laptop.click("button[type=submit]")
-    laptop.wait_for_url(re.compile(r"/manage/"))
-    return DeskDay(laptop, tournament)
+    phone.set_viewport_size(LAPTOP)
+    login("director", "pw-for-tests-123")
+    phone.wait_for_url(re.compile(r"/manage/"))
+    return DeskDay(phone, tournament)
 
 
 def test_the_desks_day_balances_at_every_step(day, sheet, monkeypatch):
