@@ -6,6 +6,7 @@ import threading
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from tests.venue import venue_command, venue_said_until_serving
 from tournament.roles import DIRECTORS, SCOREKEEPERS, role_groups_ensure
@@ -112,19 +113,42 @@ def director_client(client, director):
     return client
 
 
-@pytest.fixture
-def event(db):
+def spring_classic():
     return event_create(
         name="Spring Classic", venue="Hall", starts_on=datetime.date(2026, 5, 1), ends_on=datetime.date(2026, 5, 3)
     )
 
 
-@pytest.fixture
-def tournament(event):
+def main_event(event):
     return tournament_create(event=event, name="Main Event", qualifying_rounds=4)
 
 
 @pytest.fixture
+def event(db):
+    return spring_classic()
+
+
+@pytest.fixture
+def tournament(event):
+    return main_event(event)
+
+
+@pytest.fixture(scope="module")
+def module_transaction(django_db_setup, django_db_blocker):
+    """One transaction around a module's tests, rolled back after its last test, as Django's
+    ``TestCase.setUpTestData`` has one around a class's: what a module-scoped fixture builds in it once is seen by
+    every test, each test running in a savepoint of its own (pytest-django nests its atomic blocks), so no test
+    sees another's writes. Only for modules without ``transactional_db`` tests (their flush would empty it)."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+    yield
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        atomic.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
 def make_teams():
     """Register ``count`` teams (checked in unless told otherwise) with players from four cities."""
 
@@ -146,7 +170,7 @@ def table(tournament, make_teams):
     return round_published(tournament).tables.get(number=1)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def sheet():
     """Helpers that enter a sheet through the services, always at the table's current version."""
     from tournament.services import sheets

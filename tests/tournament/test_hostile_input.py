@@ -9,7 +9,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import round_published
+from tests.conftest import main_event, round_published, spring_classic
 from tournament.models import Person, Table, Team, Tournament
 from tournament.services.recompute import table_recompute
 from tournament.services.series import series_create
@@ -36,17 +36,25 @@ NASTY = [
 ]
 
 
+@pytest.fixture(scope="module")
+def field_played(module_transaction, django_db_blocker, make_teams, sheet):
+    """Four teams; round 1 published: table 1 has two hands (one with a penalty), table 2 is complete. Played once
+    a module (each test's writes are rolled back); its tournament's key."""
+    with django_db_blocker.unblock():
+        tournament = main_event(spring_classic())
+        make_teams(tournament, 4)
+        round_1 = round_published(tournament)
+        busy, done = round_1.tables.order_by("number")
+        sheet.hand(busy, "N", "N", 3, "high", 9)
+        sheet.hand(busy, "E", "E", 2, "low", 8)
+        sheet.penalty(busy, kind="exposed_card", team="NS", hand=busy.hands.get(sequence=1))
+        sheet.full_round(done)
+        return tournament.pk
+
+
 @pytest.fixture
-def field(tournament, make_teams, sheet, director):
-    """Four teams; round 1 published: table 1 has two hands (one with a penalty), table 2 is complete."""
-    make_teams(tournament, 4)
-    round_1 = round_published(tournament)
-    busy, done = round_1.tables.order_by("number")
-    sheet.hand(busy, "N", "N", 3, "high", 9)
-    sheet.hand(busy, "E", "E", 2, "low", 8)
-    sheet.penalty(busy, kind="exposed_card", team="NS", hand=busy.hands.get(sequence=1))
-    sheet.full_round(done)
-    return tournament
+def field(field_played, director):
+    return Tournament.objects.get(pk=field_played)
 
 
 def version(table):
