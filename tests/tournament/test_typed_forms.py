@@ -14,7 +14,7 @@ from django.urls import reverse
 from tests.tournament.services.test_money import finished, settings  # noqa: F401 (fixture)
 from tests.tournament.services.test_money_corrections import finished_and_paid
 from tests.tournament.services.test_playoffs import qualified  # noqa: F401 (fixture)
-from tests.tournament.test_hostile_input import director_forms, field, table_forms, version  # noqa: F401
+from tests.tournament.test_hostile_input import director_forms, field, field_played, table_forms, version  # noqa: F401
 from tournament.forms.money import AmountInput
 from tournament.forms.table import CodeInput
 from tournament.models import LogEntry, Payment, Table

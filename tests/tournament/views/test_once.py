@@ -15,7 +15,7 @@ from scoring import RuleSet
 from scoring.series import SERIES_POINTS_DEFAULT
 from tests.tournament.services.test_money import finished  # noqa: F401 (a fixture)
 from tests.tournament.services.test_playoffs import play, qualified  # noqa: F401 (a fixture)
-from tests.tournament.views.test_refusals import field, prize, tables, text_of, url_names  # noqa: F401 (a fixture)
+from tests.tournament.views.test_refusals import field, field_played, prize, tables, text_of, url_names  # noqa: F401
 from tournament.models import FormPost, LogEntry, Payment, Payout, Person, Table, Team, Tournament
 from tournament.services import clock, persons
 from tournament.services import series as series_services
