@@ -8,6 +8,8 @@ import shutil
 import time
 
 import pytest
+from django.core.management.base import CommandError
+from django.test import TransactionTestCase
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -40,6 +42,25 @@ def in_view(page, target, *, height: int = PHONE["height"], enough: float = 200,
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.05)
+
+
+_flush = TransactionTestCase._fixture_teardown
+
+
+def _flush_after_the_last_request(self):
+    """Empty the database after a browser test, once the live server has answered what the closed browser last
+    sent (a clock's or a projector's poll still being answered holds its tables): on PostgreSQL that answer and
+    the flush can deadlock, and the flush is then tried again."""
+    for attempt in range(5):
+        try:
+            return _flush(self)
+        except CommandError as error:
+            if attempt == 4 or "deadlock detected" not in str(error.__cause__):
+                raise
+            time.sleep(0.2)
+
+
+TransactionTestCase._fixture_teardown = _flush_after_the_last_request
 
 
 def pytest_collection_modifyitems(items):
