@@ -288,8 +288,11 @@ def test_pay_confirms_a_prize_is_undone_and_the_desk_records_a_signed_hand_over(
     play(sheet, finished, "3P", "EW")
     sheet_url = reverse("director:payouts", args=[finished.slug])
     pay = reverse("director:payout_pay", args=[finished.slug])
-    page = text_of(director_client.get(f"{pay}?team=1&pot=entry"))
+    confirmation = director_client.get(f"{pay}?team=1&pot=entry")
+    page = text_of(confirmation)
     assert "Pay #1 Player 0a" in page and "360.00 for place 1 (prize pool)? Pay 360.00" in page
+    back = f'href="{sheet_url}">Not now: back to the sheet</a>'
+    assert back in confirmation.content.decode(), "a way back without paying"
     assert not Payout.objects.exists(), "opening the confirmation pays nothing"
     assert director_client.get(f"{pay}?team=8&pot=entry").status_code == 404, "no prize for #8"
     director_client.post(pay, {"team": "1", "pot": "entry"})

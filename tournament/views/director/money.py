@@ -5,6 +5,7 @@ from functools import partial
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament import printing, selectors
@@ -171,7 +172,16 @@ def payout_pay(request, slug):
     if line is None:
         raise Http404("That team has no prize from that pot.")
     title = f"Pay #{team.number} {team.display_name} {line.amount} for place {line.label} ({PRIZE_FROM[pot].lower()})?"
-    return form_page(request, form, title, f"Pay {line.amount}", **tournament_context(tournament))
+    back = reverse("director:payouts", args=[slug])
+    return form_page(
+        request,
+        form,
+        title,
+        f"Pay {line.amount}",
+        back=back,
+        back_label="Not now: back to the sheet",
+        **tournament_context(tournament),
+    )
 
 
 @require_POST
