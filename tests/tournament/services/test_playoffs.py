@@ -1,5 +1,6 @@
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -220,6 +221,8 @@ def test_the_playoff_pages_through_the_browser_forms(qualified, client, director
     assert client.post(reverse("director:playoffs_seed", args=[qualified.slug]), {"teams": 4}).status_code == 403
     client.force_login(director)
     client.post(reverse("director:playoffs_seed", args=[qualified.slug]), {"teams": 4, "third_place": "on"})
+    page = client.get(reverse("director:playoffs", args=[qualified.slug])).content.decode()
+    assert re.search(r'<input type="number" name="teams" value="4"', page), "the box shows the 4 seeded, not 8"
     client.post(reverse("director:playoffs_swap", args=[qualified.slug]), {"seed_a": 3, "seed_b": 4})
     client.post(reverse("director:playoffs_publish", args=[qualified.slug]))
     qualified.refresh_from_db()

@@ -15,14 +15,16 @@ from tournament.views.permissions import director_required
 def playoffs(request, slug):
     tournament = selectors.tournament_get(slug)
     published = tournament.playoff_published_at is not None
+    seeds = list(selectors.playoff_seeds(tournament))
+    seeded = {"teams": len(seeds)} if seeds else {}  # the box shows what was seeded, not the form's default
     context = {
         "tournament": tournament,
         "event": tournament.event,
         "published": published,
-        "seeds": list(selectors.playoff_seeds(tournament)),
+        "seeds": seeds,
         "problems": [] if published else playoffs_service.qualifying_problems(tournament),
         "seed_form": forms.PlayoffSeedForm(
-            initial={"third_place": tournament.playoff_third_place, "double": tournament.playoff_double}
+            initial={"third_place": tournament.playoff_third_place, "double": tournament.playoff_double, **seeded}
         ),
         "swap_form": forms.SeedSwapForm(),
         "columns": selectors.playoff_bracket(tournament) if published else [],
