@@ -13,7 +13,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from scoring.series import SERIES_POINTS_DEFAULT
-from tests.conftest import main_event, round_published, spring_classic
+from tests.tournament.test_hostile_input import field_played  # noqa: F401 (a fixture: the same played field)
 from tournament.errors import ServiceError
 from tournament.models import Payment, Payout, Pot, Substitute, Table, Team, Tournament
 from tournament.services import persons, sheets
@@ -37,24 +37,8 @@ def text_of(content: str) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", content)))
 
 
-@pytest.fixture(scope="module")
-def field_played(module_transaction, django_db_blocker, make_teams, sheet):
-    """Four teams; round 1 published: table 1 has two hands, table 2 is complete and not signed. Played once a
-    module (each test's writes are rolled back); its tournament's key."""
-    with django_db_blocker.unblock():
-        tournament = main_event(spring_classic())
-        make_teams(tournament, 4)
-        round_1 = round_published(tournament)
-        busy, done = round_1.tables.order_by("number")
-        sheet.hand(busy, "N", "N", 3, "high", 9)
-        sheet.hand(busy, "E", "E", 2, "low", 8)
-        sheet.full_round(done)
-        sheet.penalty(busy, kind="exposed_card", team="NS", hand=busy.hands.get(sequence=1))
-        return tournament.pk
-
-
 @pytest.fixture
-def field(field_played, db):
+def field(field_played, db):  # noqa: F811
     return Tournament.objects.get(pk=field_played)
 
 
