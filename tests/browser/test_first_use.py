@@ -8,11 +8,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scoring import RuleSet
 from tests.browser.conftest import PHONE, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
 from tournament.models import PlayoffMatch, Tournament
 from tournament.services import sheets
+from tournament.services.clock import round_clock_start
+from tournament.services.events import tournament_rules_set
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.teams import PlayerEntry, team_register
 
@@ -78,6 +81,27 @@ def test_a_hand_is_entered_without_scrolling_from_the_first_dealer_on(phone, fre
     assert per_hand == [5, 5], "bidder, bid, trump, books, save"
     hands = list(fresh_table.hands.order_by("sequence"))
     assert [(hand.bidder, hand.trump_suit, hand.books) for hand in hands] == [("N", "hearts", 9), ("E", "hearts", 10)]
+
+
+def test_the_first_question_of_a_round_is_on_screen_when_the_page_opens(phone, transactional_db, tournament):
+    """With the round's clock running and teams named as people name them, the phone's first screen holds the
+    first dealer's question and its button: the empty sheet is not drawn above it."""
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    for name, players, city in (
+        ("The Eight Mile Books", ("Bernadette Washington", "Cornelius Abernathy"), "Detroit"),
+        ("Uptown Downtown Runners", ("Maximiliana Thornbury", "Jacqueline Rutherford"), "Chicago"),
+    ):
+        entries = [PlayerEntry(player, city) for player in players]
+        team_register(tournament=tournament, name=name, players=entries, checked_in=True)
+    table = round_clock_start(round=round_published(tournament)).tables.get()
+    phone.goto(f"/table/{table.secret}/")
+    phone.screenshot(path=str(SCREENSHOTS / "first-table-page.png"))
+    expect(phone.get_by_role("timer")).to_be_visible()
+    button = phone.get_by_role("button", name="This seat deals first").bounding_box()
+    question = phone.get_by_text("Who was dealt the first diamond?").bounding_box()
+    assert phone.evaluate("window.scrollY") == 0
+    assert question["y"] >= 0 and button["y"] + button["height"] <= PHONE["height"], button
+    assert phone.get_by_text("No hand entered yet").count() == 0
 
 
 def test_the_edit_page_shows_the_points_as_the_hand_is_changed(phone, fresh_table, sheet):

@@ -279,7 +279,7 @@ def test_a_table_card_opens_the_round_being_played_and_then_the_next(client, two
     assert [c.number for c in table_cards_issue(tournament=tournament)] == [1, 2], "one per table, made once"
     address = reverse("table_card", args=[card.secret])
     page = text_of(client.get(address))
-    assert "Table 1 · Round 1" in page and "who was dealt the first diamond deals first" in page
+    assert "Table 1 · Round 1" in page and "Who was dealt the first diamond?" in page
     round_two = round_draw(tournament=tournament, method="manual", pairs="1 4\n2 3", override_unsigned=True)
     round_publish(round=round_two, override_unsigned=True)
     table_one = first.tables.get(number=1)
