@@ -122,6 +122,29 @@ def test_opponents_accept_on_their_own_page_or_on_the_sitting_phone(client, tour
     assert table.hands.get(sequence=2).accepted_at is not None
 
 
+def test_opponents_whose_page_this_phone_opened_accept_on_the_sheet_without_typing_their_code(
+    client, tournament, drawn, sheet
+):
+    Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.ACCEPT)
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    sheet.hand(table, "N", "N", 3, "high", 9)
+    sheet.hand(table, "E", "E", 2, "low", 8)
+    table.refresh_from_db()
+    address, accept = reverse("table", args=[table.secret]), reverse("table_hand_accept", args=[table.secret, 1])
+    sitting = Client()
+    open_team(sitting, drawn[0])
+    assert 'id="accept-code-1"' in sitting.get(address).content.decode(), "the team that entered it opened its page"
+    sitting.post(accept, {"version": table.version})
+    assert table.hands.get(sequence=1).accepted_at is None, "nor does its page vouch for the other team"
+
+    open_team(client, drawn[1])
+    html = client.get(address).content.decode()
+    assert 'id="accept-code-1"' not in html and "no need to type it again" in text_of(client.get(address))
+    client.post(accept, {"version": table.version})
+    assert table.hands.get(sequence=1).accepted_at is not None
+    assert "East–West (team #2) accepted hand 1" in text_of(client.get(reverse("table_history", args=[table.secret])))
+
+
 def test_blind_double_entry_through_both_teams_pages(tournament, drawn):
     Tournament.objects.filter(pk=tournament.pk).update(sheet_mode=Tournament.SheetMode.DOUBLE)
     table = tournament.rounds.get(number=1).tables.get(number=1)

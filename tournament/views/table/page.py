@@ -299,11 +299,17 @@ class TablePage:
         """Who may sign for the team at ``side``, by the sign form's value."""
         return {seat.signer: seat for seat in selectors.team_signers(self.seats, side)}
 
+    @cached_property
+    def opened_codes(self) -> dict[Pair, str]:
+        """The code of each team whose page this phone opened with it: that team signs and accepts hands here
+        without typing it again."""
+        codes = {side: team_code_opened(self.request, team) for side, team in self.table.sides}
+        return {side: code for side, code in codes.items() if code}
+
     def sign_form(self, side: Pair, data=None):
-        team = self.table.team_at(side)
         signers = list(self.signers(side).values())
         initial = {**self.initial(), "pair": side}
-        known = bool(team_code_opened(self.request, team))
+        known = side in self.opened_codes
         return self._form(
             f"sign-{side}", SignForm, data, signers=signers, code_known=known, initial=initial, prefix=f"sign-{side}"
         )

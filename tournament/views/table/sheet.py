@@ -12,7 +12,7 @@ from tournament.models import Hand
 from tournament.services import sheets
 from tournament.views.common import refusal_say, request_actor, service_run
 from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
-from tournament.views.team import signer_of, team_code_opened
+from tournament.views.team import signer_of
 
 
 @require_POST
@@ -52,7 +52,7 @@ def sheet_sign(request, secret):
             version=data["version"],
             pair=pair,
             **signer_of(signers[data["player"]]),
-            code=data.get("code") or team_code_opened(request, page.table.team_at(pair)),
+            code=data.get("code") or page.opened_codes.get(Pair(pair), ""),
             actor=request_actor(request),
         )
 
@@ -76,15 +76,20 @@ def history(request, secret):
 
 @require_POST
 def hand_accept(request, secret, sequence):
-    """The other team accepts a hand with its code, on the phone that entered it; the page opens again at the
-    entry, where the next hand (or the next acceptance) is."""
+    """The other team accepts a hand with its code (none if this phone opened that team's page with it), on
+    the phone that entered it; the page opens again at the entry, where the next hand (or the next acceptance)
+    is."""
     page = TablePage(request, secret)
     hand = get_object_or_404(Hand, table=page.table, sequence=sequence)
     form = AcceptForm(request.POST)
     if not form.is_valid():
         refusal_say(request, f"Give the other team's code to accept hand {hand.hand_number}.")
         return back_to_sheet(page)
-    accept = partial(sheets.hand_accept, table=page.table, hand=hand, actor=request_actor(request), **form.cleaned_data)
+    code = form.cleaned_data["code"] or page.opened_codes.get(hand.accepting_pair, "")
+    version = form.cleaned_data["version"]
+    accept = partial(
+        sheets.hand_accept, table=page.table, hand=hand, version=version, code=code, actor=request_actor(request)
+    )
     service_run(request, accept, f"Hand {hand.hand_number} accepted.")
     return back_to_sheet(page)
 
