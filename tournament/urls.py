@@ -146,6 +146,7 @@ urlpatterns = [
     path("table/<slug:secret>/hands/check/", table.hand_check, name="table_hand_check"),
     path("table/<slug:secret>/hands/sync/", table.hand_sync, name="table_hand_sync"),
     path("table/<slug:secret>/undo/", table.removal_undo, name="table_undo"),
+    path("table/<slug:secret>/hands/undo/", table.hand_undo, name="table_hand_undo"),
     path("table/<slug:secret>/time/", table.time_call, name="table_time_call"),
     path("table/<slug:secret>/time/lift/", table.time_call_lift, name="table_time_call_lift"),
     path("table/<slug:secret>/preview/", table.hand_preview_fragment, name="table_hand_preview"),

@@ -2,6 +2,9 @@
 // before a hand is saved). With it:
 //  - only the trump or the no-trump direction shows, whichever fits the bid; a penalty form shows only the
 //    fields its offence needs;
+//  - a tap on the books saves the hand once the bidder and the bid are in (online: offline the points cannot
+//    show, so Save is tapped after a look at the entry); the sheet then offers to undo it. A choice made from
+//    the keyboard saves nothing: Save (Enter) does;
 //  - a hand is saved through a queue kept on the phone (localStorage): each entry has its own id, is shown
 //    as "waiting to send" until the server answers, is sent again when the network returns, and is never
 //    dropped: an entry the server refuses (or that another device's change overtook) opens in the form as it
@@ -354,8 +357,23 @@
     return true;
   }
 
+  // Whether the change being made is a tap (a pointer's click has a count; the keyboard's has none).
+  let tapped = false;
+
+  function savesOnBooks(event) {
+    const onBooks = Boolean(event.target.closest("[data-field='books']"));
+    const saves = tapped && onBooks && online && !missing();
+    tapped = false;
+    if (!saves) return;
+    event.stopPropagation();  // no preview: the saved hand's message gives its points
+    form.requestSubmit(submit);
+  }
+
   if (form && submit) {
     showNumber();
+    form.addEventListener("click", function (event) { if (event.detail > 0) tapped = true; }, true);
+    form.addEventListener("keydown", function () { tapped = false; }, true);
+    form.addEventListener("change", savesOnBooks, true);
     form.addEventListener("change", function () {
       form.querySelectorAll(".queue-problem").forEach(function (old) { old.remove(); });
     });

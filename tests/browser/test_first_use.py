@@ -64,23 +64,32 @@ def test_a_hand_is_entered_without_scrolling_from_the_first_dealer_on(phone, fre
         assert fully_in_view(phone, "#hand-submit")
         for field in ("bidder", "bid", "suit", "books"):
             assert above_the_save_bar(phone, f"#hand-form [data-field={field}]"), f"hand {number}: {field} in view"
-        start = phone.evaluate("window.scrollY")
         phone.evaluate("sessionStorage.setItem('taps', '0')")
         form = phone.locator("#hand-form")
         tap(form, "bidder", bidder)
         tap_bid(form, bid)
         form.locator("[data-field=suit] label").nth(1).click()
         form.locator("[data-field=books] label").nth(books).click()
-        phone.wait_for_selector("#hand-preview .preview-box")
-        assert above_the_save_bar(phone, "#hand-form [data-field=books]"), "the points cover none of the books"
-        assert fully_in_view(phone, "#hand-preview .preview-box") and fully_in_view(phone, "#hand-submit")
-        assert phone.evaluate("window.scrollY") == start, "nothing scrolled while the hand was entered"
-        form.locator("#hand-submit").click()
         phone.get_by_text(f"Hand {number} saved").wait_for()
         per_hand.append(taps(phone))
-    assert per_hand == [5, 5], "bidder, bid, trump, books, save"
+    assert per_hand == [4, 4], "bidder, bid, trump, books: the books save the hand"
     hands = list(fresh_table.hands.order_by("sequence"))
     assert [(hand.bidder, hand.trump_suit, hand.books) for hand in hands] == [("N", "hearts", 9), ("E", "hearts", 10)]
+
+    # Tapped in another order, the hand waits for Save, its points shown clear of the books.
+    phone.wait_for_load_state("load")
+    start = phone.evaluate("window.scrollY")
+    form = phone.locator("#hand-form")
+    form.locator("[data-field=books] label").nth(8).click()
+    tap(form, "bidder", "S ·")
+    tap_bid(form, "2")
+    phone.wait_for_selector("#hand-preview .preview-box")
+    assert above_the_save_bar(phone, "#hand-form [data-field=books]"), "the points cover none of the books"
+    assert fully_in_view(phone, "#hand-preview .preview-box") and fully_in_view(phone, "#hand-submit")
+    assert phone.evaluate("window.scrollY") == start, "nothing scrolled while the hand was entered"
+    assert fresh_table.hands.count() == 2
+    form.locator("#hand-submit").click()
+    phone.get_by_text("Hand 3 saved").wait_for()
 
 
 def test_the_first_question_of_a_round_is_on_screen_when_the_page_opens(phone, transactional_db, tournament):
@@ -146,8 +155,6 @@ def test_a_round_counted_as_a_person_does_it(phone, fresh_table):
         tap_bid(form, bid)
         form.locator("[data-field=suit] label").nth(0).click()
         form.locator("[data-field=books] label").nth(books).click()
-        phone.wait_for_selector("#hand-preview .preview-box")
-        form.locator("#hand-submit").click()
         phone.get_by_text(f"Hand {number} saved").wait_for()
         phone.wait_for_load_state("load")
         hands.append(taps(phone))
@@ -167,26 +174,34 @@ def test_a_round_counted_as_a_person_does_it(phone, fresh_table):
         phone.get_by_text(f"for {side}.").first.wait_for()
         signatures.append(taps(phone))
     expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
-    assert (first_dealer, hands, signatures, characters) == (2, [5, 5, 5, 5], [2, 3], 6)
+    assert (first_dealer, hands, signatures, characters) == (2, [4, 4, 4, 4], [2, 3], 6)
     total = first_dealer + sum(hands) + sum(signatures)
     print(f"\nround: first dealer {first_dealer}, hands {hands}, signatures {signatures}: {total} taps + {characters}")
 
 
-def test_in_accept_mode_the_acceptance_then_the_next_hand_are_in_view(phone, fresh_table):
+@pytest.mark.parametrize("opened", [False, True])
+def test_in_accept_mode_the_acceptance_then_the_next_hand_are_in_view(phone, fresh_table, opened):
+    """The opponents accept with their code, or with one tap when they opened their team's page on this phone."""
     Tournament.objects.filter(pk=fresh_table.round.tournament_id).update(sheet_mode=Tournament.SheetMode.ACCEPT)
     sheets.table_first_dealer_set(table=fresh_table, version=0, seat="N")
+    if opened:
+        phone.goto(f"/my/?code={fresh_table.team_at('EW').code}")
+        phone.get_by_role("button", name="Open my team's page").click()
+        phone.wait_for_url("**/my/*/")
     phone.goto(f"/table/{fresh_table.secret}/")
     form = phone.locator("#hand-form")
     tap(form, "bidder", "N ·")
     tap_bid(form, "3")
     form.locator("[data-field=books] label").nth(9).click()
-    phone.wait_for_selector("#hand-preview .preview-box")
-    form.locator("#hand-submit").click()
     phone.get_by_text("Hand 1 saved").wait_for()
     phone.wait_for_load_state("load")
     accept = phone.locator("#accept-1")
     assert fully_in_view(phone, "#accept-1"), "after a save the other team's acceptance is in view"
-    accept.get_by_label("East–West's team code").fill(fresh_table.team_at("EW").code)
+    if opened:
+        assert accept.get_by_label("East–West's team code").count() == 0
+        expect(accept.get_by_text("no need to type it again")).to_be_visible()
+    else:
+        accept.get_by_label("East–West's team code").fill(fresh_table.team_at("EW").code)
     accept.get_by_role("button", name="Accept hand 1").click()
     phone.get_by_text("Hand 1 accepted.").wait_for()
     phone.wait_for_load_state("load")

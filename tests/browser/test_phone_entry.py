@@ -1,5 +1,6 @@
 """The scorekeeper's phone at 390×844: taps counted by the page itself, the next form in view after each
-save, a removal undone, and hands entered with the network down saved exactly once when it returns."""
+save, a hand saved on the wrong books undone and corrected, a removal undone, and hands entered with the network
+down saved exactly once when it returns."""
 
 import pytest
 from playwright.sync_api import expect
@@ -29,36 +30,44 @@ def taps(page) -> int:
     return int(page.evaluate("Number(sessionStorage.getItem('taps') || 0)"))
 
 
+FIELDS = ("bidder", "bid", "suit", "books")
+
+
 def reset_taps(page):
     page.evaluate("sessionStorage.setItem('taps', '0')")
 
 
-def four_taps(page, bidder, bid, books):
-    """An ordinary hand: bidder, bid, books, then save once the points show."""
+def tap_hand(page, bidder, bid, books, trump=""):
+    """A hand as a scorekeeper taps it: bidder, bid, the trump if named, books; the tap on the books saves it."""
     form = page.locator("#hand-form")
     number = form.locator(".hand-number").inner_text()
     tap(form, "bidder", bidder)
     tap_bid(form, bid)
+    if trump:
+        tap(form, "suit", trump)
     form.locator("[data-field=books] label").nth(books).click()
-    page.wait_for_selector("#hand-preview .preview-box")
-    form.locator("#hand-submit").click()
     return number
 
 
-def test_an_ordinary_hand_takes_four_taps_and_the_next_form_is_in_view(phone, dealt_table):
+def test_a_hand_takes_three_taps_four_with_the_trump_and_the_next_form_is_in_view(phone, dealt_table):
     phone.context.add_init_script(COUNT_TAPS)
     phone.goto(f"/table/{dealt_table.secret}/")
     per_hand = []
-    for bidder, bid, books in (("N ·", "3", 9), ("E ·", "4 Special", 10), ("S ·", "2 No", 8), ("W ·", "1", 7)):
+    plan = (("N ·", "3", 9, "♥"), ("E ·", "4 Special", 10, ""), ("S ·", "2 No", 8, ""), ("W ·", "1", 7, "♠"))
+    for bidder, bid, books, trump in plan:
         reset_taps(phone)
-        number = four_taps(phone, bidder, bid, books)
+        number = tap_hand(phone, bidder, bid, books, trump)
         phone.get_by_text(f"Hand {number} saved").wait_for()
         phone.wait_for_load_state("load")
         per_hand.append(taps(phone))
         assert in_view(phone, ".message-success"), f"hand {number}'s message is in view"
+        undo = phone.get_by_role("button", name=f"Undo hand {number}")
+        assert in_view(phone, undo) and undo.bounding_box()["height"] >= 44, "its undo is in reach"
         if number != "4":
             assert in_view(phone, "#hand-form [data-field=bidder]"), "the next hand's form is at the top"
-    assert per_hand == [4, 4, 4, 4], per_hand
+    assert per_hand == [4, 3, 3, 4], "bidder, bid, (trump,) books"
+    suits = [hand.trump_suit for hand in Hand.objects.filter(table=dealt_table).order_by("sequence")]
+    assert suits == ["hearts", "", "", "spades"]
 
     expect(phone.get_by_text("Round complete")).to_be_visible()
     assert in_view(phone, "#signing form"), "after the last hand the signatures are in view"
@@ -75,9 +84,52 @@ def test_an_ordinary_hand_takes_four_taps_and_the_next_form_is_in_view(phone, de
         per_hand.append(taps(phone))
     expect(phone.get_by_text("Signed by both teams and locked.")).to_be_visible()
     assert per_hand[4:] == [3, 3], "a signature: the player, the code field (6 characters typed), sign"
+    assert sum(per_hand) == 20
     print(f"\ntaps per hand {per_hand[:4]}, per signature {per_hand[4:]} (+6 characters), per round {sum(per_hand)}")
     dealt_table.refresh_from_db()
     assert dealt_table.signed and dealt_table.hands.count() == 4
+
+
+def test_a_hand_saved_on_the_wrong_books_is_undone_with_one_tap_and_corrected_with_one_more(phone, dealt_table):
+    phone.context.add_init_script(COUNT_TAPS)
+    phone.goto(f"/table/{dealt_table.secret}/")
+    reset_taps(phone)
+    tap_hand(phone, "N ·", "3", 9, "♥")
+    phone.get_by_text("Hand 1 saved: North–South 3").wait_for()
+    phone.get_by_role("button", name="Undo hand 1").click()
+    phone.get_by_text("Hand 1 undone").wait_for()
+    phone.wait_for_load_state("load")
+    assert not Hand.objects.filter(table=dealt_table).exists()
+    form = phone.locator("#hand-form")
+    chosen = {field: form.locator(f"[data-field={field}] input:checked").get_attribute("value") for field in FIELDS}
+    assert chosen == {"bidder": "N", "bid": "3:high", "suit": "hearts", "books": "9"}, "the hand as it was tapped"
+    assert in_view(phone, "#hand-form [data-field=books]")
+    form.locator("[data-field=books] label").nth(10).click()
+    phone.get_by_text("Hand 1 saved: North–South 4").wait_for()
+    assert taps(phone) == 6, "four taps, the undo, the right books"
+    hand = Hand.objects.get(table=dealt_table)
+    assert (hand.bidder, hand.trump_suit, hand.books) == ("N", "hearts", 10)
+
+    sheets.hand_record(table=dealt_table, version=hand.table.version, entry=sheets.HandEntry("E", "E", 2, "high", 8))
+    phone.get_by_role("button", name="Undo hand 1").click()
+    phone.get_by_text("There is nothing to undo").wait_for()
+    assert Hand.objects.filter(table=dealt_table).count() == 2, "not once another phone entered the next hand"
+    expect(phone.get_by_role("button", name="Undo hand 1")).to_have_count(0)
+
+
+def test_a_choice_made_from_the_keyboard_saves_nothing_until_save(phone, dealt_table):
+    phone.goto(f"/table/{dealt_table.secret}/")
+    form = phone.locator("#hand-form")
+    tap(form, "bidder", "N ·")
+    tap_bid(form, "3")
+    books = form.locator("[data-field=books] input").nth(8)
+    books.focus()
+    phone.keyboard.press("ArrowRight")
+    phone.wait_for_selector("#hand-preview .preview-box")
+    assert not Hand.objects.filter(table=dealt_table).exists(), "arrowing through the books saves nothing"
+    form.locator("#hand-submit").click()
+    phone.get_by_text("Hand 1 saved").wait_for()
+    assert Hand.objects.get(table=dealt_table).books == 9
 
 
 def test_remove_and_undo_a_hand(phone, dealt_table):
@@ -161,8 +213,6 @@ def test_an_offline_entry_is_not_forced_over_another_devices_change(phone, secon
     tap(form, "bidder", "N ·")
     tap_bid(form, "5")
     form.locator("[data-field=books] label").nth(11).click()
-    second_phone.wait_for_selector("#hand-preview .preview-box")
-    form.locator("#hand-submit").click()
     second_phone.get_by_text("Hand 1 saved").wait_for()
 
     phone.context.set_offline(False)

@@ -26,7 +26,7 @@ def tap_bid(form, bid):
 
 
 def enter_hand(page, bidder, bid, trump, books):
-    """Bidder, bid, (trump or direction,) books; the points show; save. Waits for the saved sheet."""
+    """Bidder, bid, (trump or direction,) books: the tap on the books saves it. Waits for the saved sheet."""
     form = page.locator("#hand-form")
     number = form.locator(".hand-number").inner_text()
     tap(form, "bidder", bidder)
@@ -34,8 +34,6 @@ def enter_hand(page, bidder, bid, trump, books):
     if trump:
         tap(form, "direction" if bid.endswith("No") else "suit", trump)
     form.locator("[data-field=books] label").nth(books).click()
-    page.wait_for_selector("#hand-preview .preview-box")
-    form.locator("#hand-submit").click()
     page.get_by_text(f"Hand {number} saved").wait_for()
 
 

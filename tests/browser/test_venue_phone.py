@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
-from tests.browser.test_phone_entry import enter_offline, four_taps
+from tests.browser.test_phone_entry import enter_offline, tap_hand
 from tests.conftest import round_published
 from tournament.models import Hand
 from tournament.services import sheets
@@ -71,7 +71,7 @@ def test_a_round_on_the_venue_server_through_a_network_cut_right_after_the_link_
     phone.context.set_offline(False)
     phone.get_by_text("Hand 1 saved").wait_for(timeout=20_000)
     for bidder, bid, books in (("E ·", "4 Special", 10), ("S ·", "2 No", 8), ("W ·", "1", 7)):
-        number = four_taps(phone, bidder, bid, books)
+        number = tap_hand(phone, bidder, bid, books)
         phone.get_by_text(f"Hand {number} saved").wait_for()
     assert [hand.books for hand in Hand.objects.filter(table=dealt_table).order_by("sequence")] == [9, 10, 8, 7]
 

@@ -191,6 +191,7 @@ def table_forms(tournament):
         ),
         "hand_preview": (reverse("table_hand_preview", args=[busy.secret]), {**hand, "hand-version": version(busy)}),
         "undo": (reverse("table_undo", args=[busy.secret]), {"version": version(busy)}),
+        "hand_undo": (reverse("table_hand_undo", args=[busy.secret]), {"version": version(busy)}),
         "hand_edit": (
             reverse("table_hand_edit", args=[busy.secret, 2]),
             {**hand, "hand-dealer": "E", "hand-version": version(busy)},
@@ -295,6 +296,7 @@ TABLE_FORMS = [
     "hand_sync",
     "hand_preview",
     "undo",
+    "hand_undo",
     "hand_edit",
     "hand_remove",
     "redeal",

@@ -125,8 +125,9 @@ class BidGrid(SplitLabelButtons):
 
 
 class HandForm(VersionedForm):
-    """A hand in four taps: who won the bid, the bid, the books, save. The dealer is proposed; the trump
-    suit or no-trump direction is optional (scoring never needs it)."""
+    """A hand in three taps, four with the trump: who won the bid, the bid, the trump, the books (which save it
+    on the sheet's page; Save without JavaScript). The dealer is proposed; the trump suit or no-trump direction
+    is optional (scoring never needs it)."""
 
     dealer = forms.ChoiceField(widget=SeatButtons, label="Dealer")
     bidder = forms.ChoiceField(widget=SeatButtons, label="Bid won by")

@@ -401,6 +401,12 @@ def table_cases(tournament, client, name):
     if name == "table_undo":
         client.post(reverse("table_hand_remove", args=[busy.secret, 2]), {"version": version})
         version = str(busy.version + 1)
+    if name == "table_hand_undo":
+        saved = {"hand-dealer": "S", "hand-bidder": "S", "hand-bid": "2:high", "hand-books": "8"}
+        client.post(
+            reverse("table_hand_add", args=[busy.secret]), {**saved, "hand-version": version, "hand-confirm": "on"}
+        )
+        version = str(busy.version + 1)
     if name == "table_time_call":
         clock_started(tournament)
         Table.objects.filter(pk=busy.pk).update(clock_ends_at=timezone.now())
@@ -448,6 +454,7 @@ def table_cases(tournament, client, name):
             {"version": version},
         ),
         "table_undo": (page, reverse("table_undo", args=[busy.secret]), {"version": version}),
+        "table_hand_undo": (page, reverse("table_hand_undo", args=[busy.secret]), {"version": version}),
         "table_time_call": (page, reverse("table_time_call", args=[busy.secret]), {"version": version}),
     }[name]
 
@@ -461,6 +468,7 @@ TABLE_CASES = [
     "table_hand_remove",
     "table_penalty_remove",
     "table_undo",
+    "table_hand_undo",
     "table_time_call",
 ]
 

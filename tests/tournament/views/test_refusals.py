@@ -89,6 +89,11 @@ def table_cases(tournament, *, staff=False):
             {"version": version(busy)},
             "There is nothing to undo: the sheet changed since, or the removal was undone.",
         ),
+        "table_hand_undo": (
+            reverse("table_hand_undo", args=[busy.secret]),
+            {"version": version(busy)},
+            "There is nothing to undo: the sheet changed since, or the hand was undone already.",
+        ),
         "table_penalty_remove": (
             reverse("table_penalty_remove", args=[busy.secret, busy.penalties.get().pk]),
             {"version": "0"},
@@ -389,6 +394,7 @@ TABLE_CASES = [
     "table_hand_remove",
     "table_penalty_remove",
     "table_undo",
+    "table_hand_undo",
     "table_redeal",
     "table_penalty_add",
     "table_sign",

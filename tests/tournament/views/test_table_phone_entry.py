@@ -112,6 +112,70 @@ def test_a_signed_sheet_refuses_the_queue(client, table, sheet):
     assert status == 422 and answer["status"] == "refused" and "signed" in answer["message"]
 
 
+# Taking back the hand just saved
+
+
+def checked_values(html: str) -> dict[str, str]:
+    """The hand form's radio buttons drawn checked, by field."""
+    found = re.findall(r'<input\s+type="radio" name="hand-(\w+)" value="([^"]*)"[^>]*\bchecked\b', html)
+    return dict(found)
+
+
+def test_the_phone_that_saved_a_hand_undoes_it_and_finds_it_in_the_form_to_correct(client, table):
+    status, answer = sync(client, table, "s1", 0, suit="hearts")
+    assert status == 200
+    page = client.get(url("table", table)).content.decode()
+    assert "Undo hand 1" in page
+    response = client.post(url("table_hand_undo", table), {"version": answer["version"]}, follow=True)
+    assert "Hand 1 undone: it is off the sheet. Correct it below, then save it again." in text_of(response)
+    assert not table.hands.exists()
+    values = checked_values(response.content.decode())
+    assert values == {"dealer": "N", "bidder": "E", "bid": "3:low", "suit": "hearts", "books": "10"}
+    assert "Undo hand 1" not in text_of(response)
+    again = checked_values(client.get(url("table", table)).content.decode())
+    assert again == {"dealer": "N"}, "the form is filled in once, then proposes the dealer as before"
+    assert "Removed hand 1" in text_of(client.get(url("table_history", table)))
+
+
+def test_a_hand_saved_without_javascript_is_undone_too(client, table):
+    client.post(url("table_hand_add", table), {**hand_fields(0), "hand-confirm": "on", "entry_id": "nojs"})
+    assert table.hands.count() == 1
+    client.post(url("table_hand_undo", table), {"version": 1})
+    assert not table.hands.exists()
+
+
+def test_a_hand_is_undone_only_while_the_sheet_is_as_the_save_left_it(client, table, sheet):
+    answer = sync(client, table, "s1", 0)[1]
+    sheet.hand(table, "E", "S", 4, "high", 9)
+    page = text_of(client.get(url("table", table)))
+    assert "Undo hand 1" not in page, "another phone entered the next hand"
+    response = client.post(url("table_hand_undo", table), {"version": answer["version"]}, follow=True)
+    assert "There is nothing to undo" in text_of(response) and table.hands.count() == 2
+
+
+def test_a_signed_sheet_offers_no_undo_and_refuses_one(client, table, sheet):
+    for number, (dealer, bidder) in enumerate((("N", "N"), ("E", "E"), ("S", "S"), ("W", "W"))):
+        status, answer = sync(client, table, f"h{number}", number, dealer=dealer, bidder=bidder)
+        assert status == 200
+    table.refresh_from_db()
+    assert table.complete and "Undo hand 4" in text_of(client.get(url("table", table)))
+    sheet.sign_both(table)
+    table.refresh_from_db()
+    assert table.signed and "Undo hand 4" not in text_of(client.get(url("table", table)))
+    client.post(url("table_hand_undo", table), {"version": answer["version"]})
+    client.post(url("table_hand_undo", table), {"version": table.version})
+    assert table.hands.count() == 4
+
+
+def test_only_the_phone_that_saved_the_hand_may_undo_it(client, table):
+    answer = sync(client, table, "s1", 0)[1]
+    other = Client()
+    assert "Undo hand 1" not in text_of(other.get(url("table", table)))
+    response = other.post(url("table_hand_undo", table), {"version": answer["version"]}, follow=True)
+    assert "There is nothing to undo" in text_of(response) and table.hands.count() == 1
+    assert client.get(reverse("table_hand_undo", args=[table.secret])).status_code == 405
+
+
 # Removing, asked once, and undoing
 
 

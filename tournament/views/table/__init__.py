@@ -9,6 +9,7 @@ from tournament.views.table.hands import (
     hand_edit,
     hand_edit_preview_fragment,
     hand_preview_fragment,
+    hand_undo,
     redeal_add,
     table_page,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "hand_preview_fragment",
     "hand_remove",
     "hand_sync",
+    "hand_undo",
     "history",
     "penalty_add",
     "penalty_remove",

@@ -1,8 +1,10 @@
-"""Entering hands and re-deals at the table, editing them, and naming the first dealer.
+"""Entering hands and re-deals at the table, taking back a hand just saved, editing hands, and naming the
+first dealer.
 
-With JavaScript a hand takes four taps (bidder, bid, books, save): the points show as the form fills in
-and the save goes through the phone's queue (see ``sync``). Without it, "Show points" opens a check page
-and "Save" records the hand: two page loads.
+With JavaScript a hand takes three taps, four with the trump (bidder, bid, trump, books): the tap on the
+books saves it through the phone's queue (see ``sync``), and the sheet then offers "Undo hand 3" until
+anything else changes on it. Without JavaScript, "Show points" opens a check page and "Save" records the
+hand: two page loads, and the same undo after.
 """
 
 import uuid
@@ -14,11 +16,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
-from tournament.forms.table import HandForm, bid_value, hand_entry
-from tournament.models import Hand
+from tournament.forms.table import HandForm, VersionForm, bid_value, hand_entry
+from tournament.models import Hand, LogEntry, Table
 from tournament.services import sheets
-from tournament.views.common import form_error, refusal_say, request_actor
+from tournament.views.common import form_error, refusal_say, request_actor, service_run
 from tournament.views.table.page import (
+    TAKEN_BACK,
+    UNDO,
     TablePage,
     back_to_sheet,
     change_of,
@@ -55,6 +59,31 @@ def hand_saved(hand: Hand) -> str:
     return f"Hand {hand.hand_number} saved: North–South {hand.ns_points}, East–West {hand.ew_points}."
 
 
+def version_after(hand: Hand, entry_id: str) -> int:
+    """The sheet's version just after this entry was recorded, however often it was sent."""
+    if Hand.table.is_cached(hand):
+        # Recorded by this very request: its table is the one the save locked and moved on.
+        return hand.table.version
+    recorded = (
+        LogEntry.objects.filter(table_id=hand.table_id, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
+        .values_list("version", flat=True)
+        .first()
+    )
+    return recorded if recorded is not None else Table.objects.values_list("version", flat=True).get(pk=hand.table_id)
+
+
+def undo_offer(request, secret: str, hand: Hand, version: int) -> None:
+    """Offer the phone that saved ``hand`` to take it back (a tap on the wrong books, or too soon) for as long as
+    the sheet stays at the ``version`` the save left it at."""
+    number, saved = hand.hand_number, hand_saved(hand)
+    request.session[UNDO] = {"secret": secret, "version": version, "hand": hand.pk, "number": number, "saved": saved}
+
+
+def hand_initial(hand: Hand) -> dict:
+    """A played hand as its form's answers."""
+    return {**sheets.hand_snapshot(hand), "bid": bid_value(hand.bid_level, hand.bid_kind)}
+
+
 def _posted(request) -> dict:
     return {key: request.POST.getlist(key) for key in request.POST if key != "csrfmiddlewaretoken"}
 
@@ -70,13 +99,15 @@ def hand_add(request, secret):
             kept = request.session.get(CHECK)
             if kept and kept["entry_id"] == request.POST.get("entry_id"):
                 del request.session[CHECK]  # answered: going back to the check page opens the sheet
-            record = partial(
-                sheets.hand_record,
-                table=page.table,
-                entry=hand_entry(data),
-                entry_id=request.POST.get("entry_id", ""),
-                context=change_of(request, data),
-            )
+            entry_id = request.POST.get("entry_id", "")
+
+            def record():
+                hand = sheets.hand_record(
+                    table=page.table, entry=hand_entry(data), entry_id=entry_id, context=change_of(request, data)
+                )
+                undo_offer(request, secret, hand, version_after(hand, entry_id))
+                return hand
+
             return sheet_form_run(page, "hand", form, record, hand_saved)
         else:
             try:
@@ -157,8 +188,7 @@ def hand_edit(request, secret, sequence):
         refusal_say(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
         return back_to_sheet(page)
     here = reverse("table_hand_edit", args=[secret, sequence])
-    snapshot = sheets.hand_snapshot(hand)
-    initial = {"version": page.table.version, **snapshot, "bid": bid_value(hand.bid_level, hand.bid_kind)}
+    initial = {"version": page.table.version, **hand_initial(hand)}
     form = page._form("edit", HandForm, request.POST or None, **page.hand_form_options(), initial=initial)
     if request.method == "POST":
         if form.is_valid():
@@ -188,3 +218,25 @@ def first_dealer_set(request, secret):
         return sheets.table_first_dealer_set(table=page.table, seat=data["seat"], context=change_of(request, data))
 
     return sheet_form_post(page, "first", form, name, "First dealer named.")
+
+
+@require_POST
+def hand_undo(request, secret):
+    """Take back the hand this phone just saved, while nothing changed on the sheet since (another phone's hand,
+    an acceptance, a signature): it comes off the sheet and opens again in the form as it was entered, to be
+    corrected and saved."""
+    page = TablePage(request, secret)
+    form = VersionForm(request.POST)
+    offer = page.undo
+    if not form.is_valid() or offer is None or "hand" not in offer:
+        refusal_say(request, "There is nothing to undo: the sheet changed since, or the hand was undone already.")
+        return back_to_sheet(page)
+    hand = get_object_or_404(Hand, table=page.table, pk=offer["hand"])
+    entry = hand_initial(hand)
+    remove = partial(sheets.hand_remove, hand=hand, context=change_of(request, form.cleaned_data))
+    done = f"Hand {hand.hand_number} undone: it is off the sheet. Correct it below, then save it again."
+    if not service_run(request, remove, done).done:
+        return back_to_sheet(page)
+    del request.session[UNDO]
+    request.session[TAKEN_BACK] = {"secret": secret, "entry": entry}
+    return back_to_sheet(page)

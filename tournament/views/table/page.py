@@ -1,11 +1,13 @@
 """The table page: everything it shows, read once in a fixed number of queries, and never rescored.
 
 Every POST ends in a redirect (a refresh never posts again). A refused form travels to the page in the
-session with what was typed and why it was refused, and the page opens at the field concerned.
+session with what was typed and why it was refused, and the page opens at the field concerned; so does a hand
+just taken back (undone), to be corrected and saved again.
 """
 
 from functools import cached_property
 
+from django.contrib import messages
 from django.http import QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -39,6 +41,7 @@ from tournament.views.team import team_code_opened
 REFUSED = "table_refused"
 CARDS = "table_cards"
 UNDO = "table_undo"
+TAKEN_BACK = "table_taken_back"
 ENTRY = "entry"
 FORM_ANCHORS = {
     "hand": "hand-form",
@@ -137,6 +140,10 @@ class TablePage:
         self.refused = kept if kept and kept.get("secret") == secret else None
         if self.refused:
             del request.session[REFUSED]
+        back = request.session.get(TAKEN_BACK) if request.method == "GET" else None
+        self.taken_back = back["entry"] if back and back["secret"] == secret else {}
+        if self.taken_back:
+            del request.session[TAKEN_BACK]
         undo = request.session.get(UNDO)
         self.undo = undo if undo and undo["secret"] == secret and undo["version"] == self.table.version else None
         card = request.session.get(CARDS, {}).get(secret)
@@ -273,7 +280,8 @@ class TablePage:
         return {"seats": self.seats, "min_bid": self.rules.min_bid, "prefix": "hand"}
 
     def hand_form(self, data=None):
-        initial = {**self.initial(), "dealer": self.table.next_dealer or None}
+        """The next hand's form: the dealer proposed, or the hand just taken back as it was entered."""
+        initial = {**self.initial(), "dealer": self.table.next_dealer or None, **self.taken_back}
         return self._form("hand", HandForm, data, **self.hand_form_options(), initial=initial)
 
     def redeal_form(self, data=None):
@@ -357,5 +365,14 @@ class TablePage:
 def render_page(request, page: TablePage, status=200, **overrides):
     if offline_refresh(request):
         overrides["messages"] = ()
+    elif page.undo and "hand" in page.undo:
+        # A save just made is said once, on the row that offers to undo it; after a refusal, or later, the row
+        # does not speak of it as news.
+        said = list(messages.get_messages(request))
+        overrides["messages"] = [message for message in said if str(message) != page.undo["saved"]]
+        fresh = len(overrides["messages"]) < len(said)
+        overrides["undo_words"] = (
+            page.undo["saved"] if fresh else f"Last saved on this phone: hand {page.undo['number']}."
+        )
     response = render(request, "table/table.html", page.context(**overrides), status=status)
     return offline_copy(response, keep=not page.locked)

@@ -87,7 +87,7 @@ def removal_undo(request, secret):
     on offer."""
     page = TablePage(request, secret)
     form = VersionForm(request.POST)
-    if not form.is_valid() or page.undo is None:
+    if not form.is_valid() or page.undo is None or "removal" not in page.undo:
         refusal_say(request, "There is nothing to undo: the sheet changed since, or the removal was undone.")
         return back_to_sheet(page)
     removal = get_object_or_404(LogEntry, pk=page.undo["removal"], table=page.table)

@@ -11,26 +11,13 @@ from django.views.decorators.http import require_POST
 
 from tournament.errors import ServiceError
 from tournament.forms.table import hand_entry
-from tournament.models import Hand, LogEntry, Table
+from tournament.models import Table
 from tournament.services import sheets
 from tournament.services.sheets import EntryClash, StaleSheet
 from tournament.services.sheets.entries import ENTRY_ID
 from tournament.views.common import earlier_messages_drop
-from tournament.views.table.hands import hand_saved
+from tournament.views.table.hands import hand_saved, undo_offer, version_after
 from tournament.views.table.page import TablePage, change_of
-
-
-def _version_after(hand: Hand, entry_id: str) -> int:
-    """The sheet's version just after this entry was recorded, however often it was sent."""
-    if Hand.table.is_cached(hand):
-        # Recorded by this very request: its table is the one the save locked and moved on.
-        return hand.table.version
-    recorded = (
-        LogEntry.objects.filter(table_id=hand.table_id, action=LogEntry.Action.HAND_ADDED, after__entry_id=entry_id)
-        .values_list("version", flat=True)
-        .first()
-    )
-    return recorded if recorded is not None else Table.objects.values_list("version", flat=True).get(pk=hand.table_id)
 
 
 def _sheet_now(table: Table) -> str:
@@ -81,6 +68,8 @@ def _answer(request, page: TablePage) -> JsonResponse:
         return _conflict(page.table, error.message)
     except ServiceError as error:
         return JsonResponse({"status": "refused", "message": error.message, "field": error.field}, status=422)
+    version = version_after(hand, entry_id)
+    undo_offer(request, page.table.secret, hand, version)
     text = hand_saved(hand)
     messages.success(request, text)
-    return JsonResponse({"status": "saved", "message": text, "version": _version_after(hand, entry_id)})
+    return JsonResponse({"status": "saved", "message": text, "version": version})
