@@ -247,6 +247,9 @@ def test_large_text_and_high_contrast_on_a_phone(browser, live_server, demo):
     assert form.locator("#hand-submit").bounding_box()["x"] + 10 < PHONE["width"]
     form.locator("[data-field=books] label").nth(10).click()
     page.get_by_text("Hand 3 saved").wait_for()
+    page.wait_for_load_state("load")
+    assert page.get_by_role("button", name="Undo hand 3").bounding_box()["height"] >= 44
+    assert not faults(page, aaa=True), "the saved hand's points and its undo, in large text"
     page.get_by_role("link", name="Normal text").click()
     expect(page.get_by_role("link", name="Large text")).to_be_visible()
     context.close()
