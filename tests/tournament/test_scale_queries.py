@@ -16,9 +16,10 @@ from tournament.services.playoffs import playoff_publish, playoff_seed
 
 # Saving a hand from the phone's queue: the table, the probe for a repeated entry, the locked table, the hand,
 # the sheet, the hand's results, the table's results with the sheet's version, the log (the first hand also names
-# the dealer); nothing of the tournament's. On PostgreSQL one more: the round, tournament and event held against
+# the dealer), and the phone's session keeping its offer to undo the hand (its row read and written, in a
+# savepoint); nothing of the tournament's. On PostgreSQL one more: the round, tournament and event held against
 # change (FOR KEY SHARE) while only the table is locked for update.
-SAVE_QUERIES = 13
+SAVE_QUERIES = 17
 
 
 def queries(call) -> int:
