@@ -137,6 +137,14 @@ def test_the_phone_that_saved_a_hand_undoes_it_and_finds_it_in_the_form_to_corre
     assert "Removed hand 1" in text_of(client.get(url("table_history", table)))
 
 
+def test_the_phones_background_refresh_keeps_the_undo_and_leaves_the_saved_message_for_the_page(client, table):
+    sync(client, table, "s1", 0)
+    refreshed = text_of(client.get(url("table", table), HTTP_OFFLINE_REFRESH="1"))
+    assert "Last saved on this phone: hand 1. Undo hand 1" in refreshed
+    page = text_of(client.get(url("table", table)))
+    assert "Hand 1 saved: North–South 0, East–West 4. Undo hand 1" in page and "Last saved" not in page
+
+
 def test_a_hand_saved_without_javascript_is_undone_too(client, table):
     client.post(url("table_hand_add", table), {**hand_fields(0), "hand-confirm": "on", "entry_id": "nojs"})
     assert table.hands.count() == 1

@@ -365,10 +365,10 @@ class TablePage:
 def render_page(request, page: TablePage, status=200, **overrides):
     if offline_refresh(request):
         overrides["messages"] = ()
-    elif page.undo and "hand" in page.undo:
+    if page.undo and "hand" in page.undo:
         # A save just made is said once, on the row that offers to undo it; after a refusal, or later, the row
         # does not speak of it as news.
-        said = list(messages.get_messages(request))
+        said = list(overrides.get("messages", messages.get_messages(request)))
         overrides["messages"] = [message for message in said if str(message) != page.undo["saved"]]
         fresh = len(overrides["messages"]) < len(said)
         overrides["undo_words"] = (
