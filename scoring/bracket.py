@@ -8,6 +8,7 @@ not exist goes straight to the second round, and no match is made for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -132,7 +133,7 @@ def _with_stages(matches: list[Match]) -> list[Match]:
     stage: dict[str, int] = {}
     staged = []
     for match in matches:
-        waits = [stage[s.value] for s in (match.top, match.bottom) if s.kind in ("winner", "loser")]
+        waits = [stage[str(s.value)] for s in (match.top, match.bottom) if s.kind in ("winner", "loser")]
         stage[match.code] = 1 + max(waits, default=0)
         staged.append(Match(**{**match.__dict__, "stage": stage[match.code]}))
     return staged
@@ -264,7 +265,7 @@ class FinalPlace:
         return self.team == self.last.winner
 
 
-def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
+def final_places(decided: list[Decided], seeds: Mapping[object, int]) -> list[FinalPlace]:
     """Every playoff team's final place, best first, from the decided matches of a finished bracket.
 
     The final's winner is first and its loser second (in double elimination the last grand final played);
@@ -279,7 +280,7 @@ def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
         for team in (match.top, match.bottom):
             last[team] = match
 
-    def standing(team) -> tuple:
+    def standing(team: object) -> tuple[int, int]:
         match = last[team]
         won = team == match.winner
         if match.bracket == FINAL:

@@ -28,14 +28,14 @@ class SidePotRule(Term):
     BOSTONS = "bostons", "In proportion to the Bostons each team made"
 
 
-def _typed_decimal(value) -> Decimal | None:
+def _typed_decimal(value: object) -> Decimal | None:
     """A number as typed: ASCII digits with an optional decimal point (and a minus, to be refused by name), else
     None. ``Decimal`` alone would read "٥٠", "５０", "1_000" and "1E+3"; no other number in the app takes them."""
     text = str(value).strip()
     return Decimal(text) if fullmatch(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?", text) else None
 
 
-def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
+def amount_check(value: object, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
     """An amount of money as typed: not negative, whole cents, and not absurdly large."""
     amount = _typed_decimal(value)
     if amount is None:
@@ -50,7 +50,7 @@ def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
     return amount.copy_abs().quantize(CENT)
 
 
-def percent_check(value, *, field: str = "house_percent") -> Decimal:
+def percent_check(value: object, *, field: str = "house_percent") -> Decimal:
     """A percentage from 0 to 100, at most two decimals."""
     percent = _typed_decimal(value)
     if percent is None:
@@ -68,7 +68,7 @@ def payout_percents_parse(text: str) -> tuple[Decimal, ...]:
     return payout_percents_check([percent_check(part, field="payout_percents") for part in parts])
 
 
-def payout_percents_check(percents: Sequence) -> tuple[Decimal, ...]:
+def payout_percents_check(percents: Sequence[object]) -> tuple[Decimal, ...]:
     """Percentages by place: each above 0, never rising from one place to the next, adding up to 100."""
     checked = tuple(percent_check(percent, field="payout_percents") for percent in percents)
     if not checked:
@@ -84,7 +84,7 @@ def payout_percents_check(percents: Sequence) -> tuple[Decimal, ...]:
                 "the percentages may not rise.",
                 field="payout_percents",
             )
-    total = sum(checked)
+    total = sum(checked, Decimal(0))
     if total != 100:
         raise ScoringError(f"The percentages add up to {_plain(total)}%, not 100%.", field="payout_percents")
     return checked
@@ -169,12 +169,12 @@ def placing_payouts(pot: Decimal, placed: Sequence[Placed], percents: Sequence[D
     ordered = _in_order(placed)
     if not ordered:
         return []
-    covered = sum(Fraction(percent) for percent in percents[: len(ordered)])
+    covered = sum((Fraction(percent) for percent in percents[: len(ordered)]), Fraction(0))
     claims = []
     position = 0
     for _, group in groupby(ordered, key=lambda team: team.place):
         teams = list(group)
-        group_percent = sum(Fraction(percent) for percent in percents[position : position + len(teams)])
+        group_percent = sum((Fraction(percent) for percent in percents[position : position + len(teams)]), Fraction(0))
         position += len(teams)
         for team in teams:
             claims.append((team, len(teams) > 1, group_percent / covered / len(teams)))
@@ -184,7 +184,7 @@ def placing_payouts(pot: Decimal, placed: Sequence[Placed], percents: Sequence[D
 def ranked_among(placed: Sequence[Placed]) -> list[Placed]:
     """Teams placed among themselves in the order of the final placings (2, 5, 5, 9 becomes 1, 2, 2, 4)."""
     ordered = _in_order(placed)
-    ranked = []
+    ranked: list[Placed] = []
     for index, team in enumerate(ordered):
         same = ranked and ordered[index - 1].place == team.place
         ranked.append(Placed(team.key, ranked[-1].place if same else index + 1, team.number))

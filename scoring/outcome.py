@@ -116,6 +116,7 @@ def team_outcome(table: TableOutcome | None, pair: Pair | None, *, credit: int |
     or a forfeit won (None until every table of the round is signed)."""
     if table is None:
         return TeamOutcome(Result.BYE, credit or 0, 0, counted=credit is not None)
+    assert pair is not None, "a team at a table sits at one of its pairs"
     result = table.result_of(pair)
     if result == Result.WON_BY_FORFEIT:
         return TeamOutcome(result, credit or 0, 0, counted=credit is not None)

@@ -6,10 +6,11 @@ they do not add up) plus a share for each qualifying round won, byes and forfeit
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import Any
 
 from scoring.errors import ScoringError
 
@@ -33,7 +34,7 @@ SERIES_POINTS_LABELS = {
 LIMIT = 1000
 
 
-def _amount(name: str, value) -> Fraction:
+def _amount(name: str, value: object) -> Fraction:
     if isinstance(value, bool):
         raise ScoringError(f"{SERIES_POINTS_LABELS[name]}: a number of points, not {value!r}.", field=name)
     try:
@@ -57,7 +58,7 @@ class SeriesPoints:
     qualifying_win: Fraction = Fraction(1, 2)
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> SeriesPoints:
+    def from_dict(cls, data: Mapping[str, object]) -> SeriesPoints:
         """The table from stored settings; missing entries take the default, unknown ones are refused."""
         unknown = sorted(set(data) - set(SERIES_POINTS_DEFAULT))
         if unknown:
@@ -68,7 +69,7 @@ class SeriesPoints:
             raise ScoringError("The champion earns at least the runner-up, who earns at least a semifinalist.")
         return table
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, int | float]:
         return {name: points_number(getattr(self, name)) for name in SERIES_POINTS_DEFAULT}
 
     def for_finish(self, finish: Finish) -> Fraction:
@@ -133,7 +134,9 @@ class SeriesPlace:
         return f"T-{self.place}" if self.shared else str(self.place)
 
 
-def series_standings(totals: Mapping[Hashable, Fraction], *, order_key=None) -> list[SeriesPlace]:
+def series_standings(
+    totals: Mapping[Hashable, Fraction], *, order_key: Callable[[Hashable], Any] | None = None
+) -> list[SeriesPlace]:
     """Persons ranked by series total, highest first; equal totals share the place.
 
     ``order_key`` orders persons inside a shared place (a name, say); by key when not given.

@@ -7,7 +7,7 @@ points over the hands that count) and the reneges charged against it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -109,11 +109,13 @@ class Award:
     value: str
 
 
-def _leaders(stats: Mapping[Hashable, Statistics], measure) -> tuple[tuple[Hashable, ...], object]:
-    values = {key: measure(s) for key, s in stats.items()}
-    values = {key: value for key, value in values.items() if value}
+def _leaders(
+    stats: Mapping[Hashable, Statistics], measure: Callable[[Statistics], Fraction | int | None]
+) -> tuple[tuple[Hashable, ...], Fraction | int]:
+    """The keys with the highest measure, and that measure; nobody when no one scored above nothing."""
+    values = {key: value for key, s in stats.items() if (value := measure(s))}
     if not values:
-        return (), None
+        return (), 0
     best = max(values.values())
     return tuple(sorted((key for key, value in values.items() if value == best), key=str)), best
 
