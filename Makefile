@@ -41,12 +41,13 @@ venue: $(VENV)/.installed
 	$(PY) manage.py venue --port $(PORT) $(if $(WORKERS),--workers $(WORKERS)) --database "$(VENUE_DATABASE)" --username $(DIRECTOR) \
 	  $(if $(filter-out file,$(origin HOST)),--host $(HOST))
 
-## make test: install what the tests need, lint, and run the whole suite, on as many processes as the machine
-## has cores (pytest-xdist; TEST_WORKERS=0 runs it in one process)
+## make test: install what the tests need, lint, check the types (mypy, configured in pyproject.toml), and run the
+## whole suite, on as many processes as the machine has cores (pytest-xdist; TEST_WORKERS=0 runs it in one process)
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status -eq 5 ]; then echo 'pytest ran no tests' >&2; exit 1; fi; exit $$status
 
@@ -72,6 +73,7 @@ bench-load: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix .
