@@ -3,9 +3,16 @@
 Logging only logs: what a change moves on the public pages is said by its writer (``services.changes``)."""
 
 from dataclasses import dataclass
+from typing import TypeAlias
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 
 from tournament.models import Event, LogEntry, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
+
+# The request's user as views pass it (the old ``user=`` keyword of the services).
+RequestUser: TypeAlias = AbstractBaseUser | AnonymousUser
 
 
 @dataclass(frozen=True)
@@ -57,7 +64,7 @@ TABLE_LINK = Actor(LogEntry.Actor.TABLE)
 SCRIPT = Actor.command()
 
 
-def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) -> Actor:
+def actor_of(actor: Actor | None = None, user: RequestUser | None = None, *, default: Actor = SCRIPT) -> Actor:
     """The actor of a service call: given outright, or a logged-in ``user`` (staff), else ``default``.
 
     Views pass the request's user; the table link has no account, and commands pass their own actor.
