@@ -7,15 +7,19 @@ paid adds up to what there is to pay, to the cent.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby, pairwise
 from re import fullmatch
+from typing import Generic, TypeVar
 
 from scoring.errors import ScoringError
 from scoring.terms import Term
+
+# What the caller keys by (a team, a person, ("person", id)...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 CENT = Decimal("0.01")
 DEFAULT_PAYOUT_PERCENTS = (Decimal(50), Decimal(30), Decimal(20))
@@ -119,19 +123,19 @@ def prize_pool(fees: Decimal, house_percent: Decimal) -> Decimal:
 
 
 @dataclass(frozen=True)
-class Placed:
+class Placed(Generic[K]):
     """A team in the final placings: ``place`` as ranked (1, 2, 3, 3, 5...), ``number`` its team number."""
 
-    key: Hashable
+    key: K
     place: int
     number: int
 
 
 @dataclass(frozen=True)
-class Payout:
+class Payout(Generic[K]):
     """What one team is paid; ``place`` among the teams paid from this pot, ``share`` of the pot (exact)."""
 
-    key: Hashable
+    key: K
     place: int
     number: int
     shared: bool
@@ -143,7 +147,7 @@ class Payout:
         return f"T-{self.place}" if self.shared else str(self.place)
 
 
-def _pay(pot: Decimal, claims: list[tuple[Placed, bool, Fraction]]) -> list[Payout]:
+def _pay(pot: Decimal, claims: list[tuple[Placed[K], bool, Fraction]]) -> list[Payout[K]]:
     """Pays each claim (a team, whether its place is shared, its exact share of the pot, in the order of
     the payout): rounded down to the cent, then the cents left over one at a time from the first down."""
     pot_cents = _cents(pot)
@@ -158,11 +162,11 @@ def _pay(pot: Decimal, claims: list[tuple[Placed, bool, Fraction]]) -> list[Payo
     ]
 
 
-def _in_order(placed: Sequence[Placed]) -> list[Placed]:
+def _in_order(placed: Sequence[Placed[K]]) -> list[Placed[K]]:
     return sorted(placed, key=lambda team: (team.place, team.number))
 
 
-def placing_payouts(pot: Decimal, placed: Sequence[Placed], percents: Sequence[Decimal]) -> list[Payout]:
+def placing_payouts(pot: Decimal, placed: Sequence[Placed[K]], percents: Sequence[Decimal]) -> list[Payout[K]]:
     """The pot paid by place: a place shared by k teams covers k positions, and they share equally the
     sum of those positions' percentages; with fewer teams than paid places the covered percentages are
     scaled up so the whole pot is paid. Every team placed is listed, with 0 where it is not paid."""
@@ -181,17 +185,17 @@ def placing_payouts(pot: Decimal, placed: Sequence[Placed], percents: Sequence[D
     return _pay(pot, claims)
 
 
-def ranked_among(placed: Sequence[Placed]) -> list[Placed]:
+def ranked_among(placed: Sequence[Placed[K]]) -> list[Placed[K]]:
     """Teams placed among themselves in the order of the final placings (2, 5, 5, 9 becomes 1, 2, 2, 4)."""
     ordered = _in_order(placed)
-    ranked: list[Placed] = []
+    ranked: list[Placed[K]] = []
     for index, team in enumerate(ordered):
         same = ranked and ordered[index - 1].place == team.place
         ranked.append(Placed(team.key, ranked[-1].place if same else index + 1, team.number))
     return ranked
 
 
-def boston_payouts(pot: Decimal, placed: Sequence[Placed], bostons: dict[Hashable, int]) -> list[Payout]:
+def boston_payouts(pot: Decimal, placed: Sequence[Placed[K]], bostons: Mapping[K, int]) -> list[Payout[K]]:
     """The side pot in proportion to the Bostons each side-pot team made (``placed`` are the side-pot
     teams as they finished); if none made one, to the best-placed side-pot team(s)."""
     ranked = ranked_among(placed)
@@ -209,12 +213,12 @@ def boston_payouts(pot: Decimal, placed: Sequence[Placed], bostons: dict[Hashabl
 
 def side_pot_payouts(
     pot: Decimal,
-    placed: Sequence[Placed],
+    placed: Sequence[Placed[K]],
     *,
     rule: SidePotRule,
     percents: Sequence[Decimal],
-    bostons: dict[Hashable, int],
-) -> list[Payout]:
+    bostons: Mapping[K, int],
+) -> list[Payout[K]]:
     """The side pot (all of it: the house takes no share) among the side-pot teams ``placed``."""
     if SidePotRule(rule) is SidePotRule.BOSTONS:
         return boston_payouts(pot, placed, bostons)

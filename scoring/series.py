@@ -10,9 +10,12 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from scoring.errors import ScoringError
+
+# What the caller keys by (a team, a person, ("person", id)...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 
 class Finish(Enum):
@@ -123,10 +126,10 @@ def tournament_points(table: SeriesPoints, *, finish: Finish, qualifying_wins: i
 
 
 @dataclass(frozen=True)
-class SeriesPlace:
+class SeriesPlace(Generic[K]):
     place: int
     shared: bool
-    key: Hashable
+    key: K
     points: Fraction
 
     @property
@@ -135,15 +138,15 @@ class SeriesPlace:
 
 
 def series_standings(
-    totals: Mapping[Hashable, Fraction], *, order_key: Callable[[Hashable], Any] | None = None
-) -> list[SeriesPlace]:
+    totals: Mapping[K, Fraction], *, order_key: Callable[[K], Any] | None = None
+) -> list[SeriesPlace[K]]:
     """Persons ranked by series total, highest first; equal totals share the place.
 
     ``order_key`` orders persons inside a shared place (a name, say); by key when not given.
     """
     within = order_key or (lambda key: key)
     ordered = sorted(totals, key=lambda key: (-totals[key], within(key)))
-    places: list[SeriesPlace] = []
+    places: list[SeriesPlace[K]] = []
     for index, key in enumerate(ordered):
         place = places[-1].place if places and places[-1].points == totals[key] else index + 1
         places.append(SeriesPlace(place, False, key, totals[key]))
