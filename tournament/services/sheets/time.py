@@ -6,7 +6,7 @@ from django.utils import timezone
 from scoring import clock_text
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Table
-from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.log import TABLE_LINK, Actor, RequestUser, actor_of
 from tournament.services.sheets.write import Change, sheet_write
 
 
@@ -41,7 +41,9 @@ def clock_deal_check(table: Table, actor: Actor) -> None:
         table.save(update_fields=["time_called_at"])
 
 
-def table_time_call(*, table: Table, version: int, user=None, actor: Actor | None = None) -> Table:
+def table_time_call(
+    *, table: Table, version: int, user: RequestUser | None = None, actor: Actor | None = None
+) -> Table:
     """Time called at a table between hands: the round is over with the hands played, then signed as usual (a
     playoff match level at the call plays on one hand at a time while level).
 
@@ -73,7 +75,9 @@ def table_time_call(*, table: Table, version: int, user=None, actor: Actor | Non
     return sheet_write(table, version=version, actor=actor, edit=edit)
 
 
-def table_time_call_lift(*, table: Table, version: int, reason: str = "", user=None, actor: Actor | None = None):
+def table_time_call_lift(
+    *, table: Table, version: int, reason: str = "", user: RequestUser | None = None, actor: Actor | None = None
+) -> Table:
     """Staff take back time called (called by mistake, or a hand the director allows): the sheet is open for
     its next hand again. On a signed sheet it is a correction and needs a reason."""
     actor = actor_of(actor, user, default=TABLE_LINK)
