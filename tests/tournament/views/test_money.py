@@ -161,7 +161,7 @@ def test_two_winners_confirm_on_their_phones_and_the_desk_balances(client, direc
     confirmations = LogEntry.objects.filter(action=LogEntry.Action.PAYOUT_CONFIRMED)
     assert [entry.actor for entry in confirmations] == ["team", "team"]
     page = text_of(director_client.get(url))
-    assert "Balanced" in page and "The desk should hold 0.00" in page
+    assert "Balanced" in page and "The desk should hold 80.00 Of which the house's share 80.00" in page
 
 
 def test_a_team_cannot_confirm_another_teams_prize(client, finished, sheet):  # noqa: F811
