@@ -80,10 +80,10 @@ def test_money_settings_refused_beside_the_field(director_client, tournament):
     assert response.context["form"].errors["payout_percents"]
     tournament.refresh_from_db()
     assert tournament.entry_fee == 0
-    response = director_client.post(url, {**data, "payout_percents": "50, 30, 20"})
-    assert response.status_code == 302
+    response = director_client.post(url, {**data, "payout_percents": "50, 30, 20", "entry_fee": "$1,000"})
+    assert response.status_code == 302, "a dollar sign and a thousands comma, as money is written"
     tournament.refresh_from_db()
-    assert tournament.entry_fee == D(100)
+    assert tournament.entry_fee == D(1000)
 
 
 def test_the_desk_records_payments_and_shows_its_totals(director_client, tournament, make_teams):
@@ -92,7 +92,7 @@ def test_the_desk_records_payments_and_shows_its_totals(director_client, tournam
     team_desk_update(team=two, side_pot=True)
     desk = reverse("director:desk", args=[tournament.slug])
     pay = reverse("director:payment_add", args=[tournament.slug, 2])
-    response = director_client.post(pay, {"amount": "100", "method": "card", "pot": "entry"})
+    response = director_client.post(pay, {"amount": "$100", "method": "card", "pot": "entry"})
     assert response.status_code == 302 and response["Location"].endswith("#team-2")
     director_client.post(pay, {"amount": "-5", "method": "cash", "pot": "owed"})
     page = text_of(director_client.get(desk))
