@@ -10,6 +10,7 @@ import django_tables2 as tables
 import tablib
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django_tables2.export import TableExport
@@ -279,9 +280,15 @@ class PayoutLine:
     confirmed: str = ""
 
 
+def local_minute(moment) -> str:
+    """A time as the desk's clock showed it: the event's time zone (``TIME_ZONE``), to the minute."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
 class PayoutExport(RowExport):
     """The payout sheet: each prize with its place and amount, then the house's share, the refunds and the
-    fees received, so the file balances as the desk does. Amounts are text with cents ("25.00")."""
+    fees received, so the file balances as the desk does. Amounts are text with cents ("25.00"); when a prize was
+    paid and confirmed (and where), in local time to the minute."""
 
     TITLE = "Payouts"
     COLUMNS = (
@@ -306,8 +313,10 @@ class PayoutExport(RowExport):
                 line.label,
                 line.team.number,
                 line.team.display_name,
-                line.paid.paid_at.isoformat() if line.paid else "",
-                line.paid.confirmed_at.isoformat() if line.paid and line.paid.confirmed_at else "",
+                local_minute(line.paid.paid_at) if line.paid else "",
+                f"{local_minute(line.paid.confirmed_at)}, {line.paid.confirmed_on}"
+                if line.paid and line.paid.confirmed_at
+                else "",
             )
             for line in sheet.lines
         ]

@@ -311,3 +311,30 @@ def test_pay_confirms_a_prize_is_undone_and_the_desk_records_a_signed_hand_over(
     payout.refresh_from_db()
     assert payout.confirmed_on == "handed over at the desk, signed by Player 0b"
     assert "confirmed handed over at the desk, signed by Player 0b" in text_of(director_client.get(sheet_url))
+
+
+ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+)
+
+
+def test_a_prize_confirmed_on_an_android_phone_is_named_so_at_local_time(director_client, finished, sheet):  # noqa: F811
+    from django.test import Client
+    from django.utils import timezone
+
+    play(sheet, finished, "3P", "EW")
+    director_client.post(reverse("director:payout_pay", args=[finished.slug]), {"team": "1", "pot": "entry"})
+    phone = Client(HTTP_USER_AGENT=ANDROID)
+    team = finished.teams.get(number=1)
+    open_team_page(phone, team)
+    prize = Payout.objects.get(team=team, pot="entry")
+    phone.post(reverse("team_payout_confirm", args=[team.pk, prize.pk]), {"code": team.code})
+    prize.refresh_from_db()
+    assert prize.confirmed_on.endswith("(Android phone)")
+    page = text_of(director_client.get(reverse("director:payouts", args=[finished.slug])))
+    assert "(Android phone)" in page and "(Linux)" not in page
+    response = director_client.get(reverse("director:payouts_export", args=[finished.slug, "csv"]))
+    row = next(row for row in csv.DictReader(io.StringIO(response.content.decode())) if row["Team"] == "1")
+    assert row["Paid"] == timezone.localtime(prize.paid_at).strftime("%Y-%m-%d %H:%M"), "local time, to the minute"
+    when = timezone.localtime(prize.confirmed_at).strftime("%Y-%m-%d %H:%M")
+    assert row["Confirmed by the team"] == f"{when}, {prize.confirmed_on}"
