@@ -135,7 +135,9 @@ class StandingsListing(TeamsRanked):
         order_by=("record__rounds_won",),
         attrs={"td": {"class": "nowrap"}},
     )
-    points_for = tables.Column(accessor="record__points_for", verbose_name="Points for", attrs=NUMERIC)
+    points_for = tables.Column(
+        accessor="points_shown", verbose_name="Points for", order_by=("record__points_for",), attrs=NUMERIC
+    )
     points_against = tables.Column(accessor="record__points_against", verbose_name="Against", attrs=NUMERIC_WIDE)
     difference = tables.Column(accessor="record__difference", verbose_name="Diff.", attrs=NUMERIC)
     hands_won = tables.Column(accessor="record__hands_won", verbose_name="Hands won", attrs=NUMERIC_WIDE)
@@ -165,7 +167,7 @@ class StandingsListing(TeamsRanked):
                 f"{' (withdrawn)' if withdrawn else ''}</td>"
                 f'<td class="wide-only players">{escape(team.player_names or "—")}</td>'
                 f'<td class="wide-only">{escape(team.city or "—")}</td><td class="nowrap">{row.won_lost_tied}</td>'
-                f'<td class="num">{record.points_for}</td><td class="num wide-only">{record.points_against}</td>'
+                f'<td class="num">{row.points_shown}</td><td class="num wide-only">{record.points_against}</td>'
                 f'<td class="num">{self.render_difference(record.difference)}</td>'
                 f'<td class="num wide-only">{record.hands_won}</td><td class="num wide-only">{record.bostons}</td>'
                 f'<td class="num wide-only">{row.byes}</td></tr>'
