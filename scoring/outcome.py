@@ -118,9 +118,9 @@ class TeamOutcome:
 
     @property
     def line(self) -> str:
-        """The round as a line says it: "won 12–4", "in play 5–3", "bye, 7 points", "won by forfeit, 7 points" (or
-        "..., 7 points (provisional)" until every table of the round is signed), "lost: absent, 0 points", "sat out (no
-        result)"."""
+        """The round as a line says it: "won 12–4", "in play 5–3", "bye, 7 points", "won by forfeit, 7 points"
+        ("..., 7 points (provisional)" until every table of the round is signed), "lost: absent, 0 points",
+        "sat out (no result)"."""
         result = self.result
         if result in (Result.BYE, Result.WON_BY_FORFEIT):
             if not self.counted:
@@ -134,6 +134,7 @@ class TeamOutcome:
 
 
 def _credited(result: Result, credit: Credit | None) -> TeamOutcome:
+    """A bye's or a forfeit won's round: its credit, counted at once; nothing yet in a round not out."""
     if credit is None:
         return TeamOutcome(result, 0, 0, counted=False)
     return TeamOutcome(result, credit.points, 0, provisional=credit.provisional)
