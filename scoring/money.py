@@ -39,9 +39,24 @@ def _typed_decimal(value: object) -> Decimal | None:
     return Decimal(text) if fullmatch(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?", text) else None
 
 
+# An amount as people write money: a dollar sign may come first, and the thousands may be grouped by commas or by
+# spaces, one kind throughout ("$100", "1,000", "$ 2 500.50"); "1,00" is no amount.
+_MONEY = r"(-?)\s*\$?\s*(-?)([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,3}(?: [0-9]{3})+|[0-9]*)((?:\.[0-9]*)?)"
+
+
+def _typed_amount(value: object) -> Decimal | None:
+    """An amount as typed (``_MONEY``) read as ``_typed_decimal`` reads a number, else None; a minus before or
+    after the sign ("-$5") is kept, to be refused by name."""
+    found = fullmatch(_MONEY, str(value).strip())
+    if found is None:
+        return None
+    before, after, whole, decimals = found.groups()
+    return _typed_decimal(before + after + whole.replace(",", "").replace(" ", "") + decimals)
+
+
 def amount_check(value: object, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
-    """An amount of money as typed: not negative, whole cents, and not absurdly large."""
-    amount = _typed_decimal(value)
+    """An amount of money as typed (``_typed_amount``): not negative, whole cents, and not absurdly large."""
+    amount = _typed_amount(value)
     if amount is None:
         raise ScoringError("Enter an amount such as 25 or 25.50.", field=field)
     if amount < 0:

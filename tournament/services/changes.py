@@ -132,8 +132,8 @@ def changed(what: Changed, subject: Any = None, *, signed_before: bool = False) 
 
 
 def standings_after_sheet(table: Table) -> None:
-    """A qualifying sheet's change touches its two teams, and the byes and forfeits of its round (credited once the
-    round is signed): their records are stored again."""
+    """A qualifying sheet's change touches its two teams, and the byes and forfeits of its round (credited the
+    average of its signed tables' winners, which each signature can move): their records are stored again."""
     if table.round.kind != Round.Kind.QUALIFYING:
         return
     seated = Seating.objects.filter(

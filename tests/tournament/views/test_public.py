@@ -139,3 +139,15 @@ def test_standings_sort_by_a_column(client, played):
     html = client.get(url, {"sort": "-points_against"}).content.decode()
     against = [int(v) for v in re.findall(r'<td class="num wide-only">(\d+)</td>\s*<td class="num">', html)]
     assert against == sorted(against, reverse=True) and len(against) == 4
+
+
+def test_favicon_address_gives_the_apps_icon(client, db):
+    """Browsers, bookmarks and feed readers ask /favicon.ico of the site without reading a page: the app's icon,
+    served from the collected static files as production serves them, and named on every page too."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302 and response["Location"] == static("img/favicon.ico")
+    icon = client.get(response["Location"])
+    assert icon.status_code == 200
+    assert b"".join(icon.streaming_content if icon.streaming else [icon.content])[:4] == b"\x00\x00\x01\x00"
+    page = client.get(reverse("home")).content.decode()
+    assert f'<link rel="icon" href="{static("img/favicon.ico")}"' in page
