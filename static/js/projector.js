@@ -23,7 +23,7 @@
     return Array.from(line.querySelectorAll(".fit")).some(cut);
   }
 
-  // Cuts each panel into pages: as many lines as fit under its heading, times its columns. Names are whole
+  // Cuts each panel into pages: as many lines as fit under its heading, in each of its columns. Names are whole
   // wherever the width allows: a page is in two columns only when each of its lines holds its names whole
   // there, else in one; where one column cannot hold a line's players' whole names, their surnames show.
   function paginate() {
@@ -46,16 +46,24 @@
       list.querySelectorAll(".fit").forEach(function (name) {
         if (name.querySelector(".surnames") && cut(name)) name.classList.add("short");
       });
-      const lineHeight = lines.length ? lines[0].getBoundingClientRect().height : 1;
+      const heights = lines.map(function (line) { return line.getBoundingClientRect().height; });
       const room = window.innerHeight - list.getBoundingClientRect().top - 8;
-      const rows = Math.max(1, Math.floor(room / lineHeight));
+      // The lines from ``from`` that one column holds (at least one).
+      function column(from) {
+        let to = from;
+        for (let used = 0; to < lines.length && (to === from || used + heights[to] <= room); to++) used += heights[to];
+        return to;
+      }
       const cuts = [];
-      for (let from = 0; from < lines.length || from === 0; ) {
-        const one = !two || cutInTwo.slice(from, from + 2 * rows).some(Boolean);
-        const to = from + (one ? rows : 2 * rows);
+      let from = 0;
+      do {
+        let to = column(from);
+        const further = two ? column(to) : to;
+        const one = !two || cutInTwo.slice(from, further).some(Boolean);
+        if (!one) to = further;
         cuts.push({ from: from, to: to, one: one });
         from = to;
-      }
+      } while (from < lines.length);
       cuts.forEach(function (page, index) {
         pages.push({ panel: panel, lines: lines, from: page.from, to: page.to, page: index, count: cuts.length, one: page.one });
       });
