@@ -261,6 +261,16 @@
     return Number(form.dataset.nextHand) + queuedHere();
   }
 
+  // The sheet's status names the next hand as the server last sent it; while entries wait on the phone the
+  // form is for a later hand, and the status line (its card too, when it says nothing else) steps aside.
+  function showNextHand(number) {
+    const line = document.getElementById("next-hand");
+    if (!line) return;
+    line.hidden = number !== Number(form.dataset.nextHand);
+    const card = line.parentNode;
+    card.hidden = line.hidden && card.textContent.trim() === line.textContent.trim();
+  }
+
   function showNumber() {
     const fixing = refusedEntry();
     const number = fixing ? fixing.hand : nextHandNumber();
@@ -268,6 +278,7 @@
     heading.firstChild.textContent = fixing ? "Correct hand " : "Enter hand ";
     form.querySelectorAll(".hand-number").forEach(function (span) { span.textContent = number; });
     submit.textContent = "Save hand " + number;
+    showNextHand(number);
   }
 
   const answers = ["bidder", "bid", "books", "suit", "direction", "out_of_turn"];
