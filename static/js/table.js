@@ -213,9 +213,15 @@
         render();
         flush();
       } else if (answer.status === "conflict") {
-        // The sheet changed elsewhere: the page is loaded again to show it, with this entry open on it.
+        // The sheet changed elsewhere: the page is loaded again to show it, with this entry open on it as the
+        // hand now next, with the dealer the server gives it (the one the sheet now proposes).
         const queue = load();
         if (answer.hand) renumber(queue, answer.hand);
+        if (answer.dealer && queue[0] && queue[0].id === head.id) {
+          queue[0].fields = queue[0].fields.map(function (pair) {
+            return pair[0] === "hand-dealer" ? [pair[0], answer.dealer] : pair;
+          });
+        }
         save(queue);
         refuse(head.id, { message: answer.message, current: answer.version, field: "" }, true);
       } else if (answer.status === "refused") {
