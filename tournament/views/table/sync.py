@@ -5,6 +5,8 @@ in the queue), a conflict (another device changed the sheet since the entry was 
 rather than overwriting or dropping it), or refused (with the reason).
 """
 
+from datetime import UTC, datetime
+
 from django.contrib import messages
 from django.http import JsonResponse
 from django.views.decorators.http import require_POST
@@ -49,6 +51,15 @@ def hand_sync(request, secret):
     return answer
 
 
+def _stated_time(value: str) -> datetime | None:
+    """When the phone says it made the entry: milliseconds since 1970 on the server's clock (the phone's own clock
+    corrected as the round clock's script measures it). Anything else is no time said."""
+    try:
+        return datetime.fromtimestamp(int(value) / 1000, tz=UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
 def _answer(request, page: TablePage) -> JsonResponse:
     entry_id = request.POST.get("entry_id", "")
     if not ENTRY_ID.fullmatch(entry_id):
@@ -61,7 +72,11 @@ def _answer(request, page: TablePage) -> JsonResponse:
     data = form.cleaned_data
     try:
         hand = sheets.hand_record(
-            table=page.table, entry=hand_entry(data), entry_id=entry_id, context=change_of(request, data)
+            table=page.table,
+            entry=hand_entry(data),
+            entry_id=entry_id,
+            entered_at=_stated_time(request.POST.get("entered_at", "")),
+            context=change_of(request, data),
         )
     except StaleSheet as error:
         message, dealer = entry_overtaken(page, error, data)
