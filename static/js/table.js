@@ -189,6 +189,7 @@
     body.set("csrfmiddlewaretoken", csrfToken());
     body.set("hand-version", head.version);
     body.set("entry_id", head.id);
+    if (head.at) body.set("entered_at", String(Math.round(head.at)));
     fetch(head.url, {
       method: "POST",
       body: body,
@@ -399,6 +400,9 @@
           fields: fields,
           version: queue.length ? null : Number(versionInput().value),
           hand: nextHandNumber(),
+          // When it was entered, on the server's clock: a hand entered before time was called counts as
+          // played before the call, however late the network lets it reach the server.
+          at: window.bidwhistServerNow ? window.bidwhistServerNow() : Date.now(),
           words: describe(),
           state: "waiting",
           message: "",

@@ -23,7 +23,7 @@ from tournament.forms.table import (
     SignForm,
 )
 from tournament.models import Round, Table
-from tournament.selectors.clock import clock_view
+from tournament.selectors.clock import clock_view, server_now_ms
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import ChangeContext, StaleSheet, may_change
 from tournament.views.common import (
@@ -200,6 +200,11 @@ class TablePage:
     def clock(self):
         """The table's clock as the server counts it now; None when the round's clock has not started."""
         return clock_view(self.table, self.rules)
+
+    @property
+    def server_now_ms(self) -> int:
+        """The server's time as the page is drawn, for the script that dates the phone's entries by it."""
+        return server_now_ms()
 
     @property
     def time_callable(self) -> bool:
