@@ -18,6 +18,7 @@ from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
+from tournament.services.sheets.time import clock_time
 
 PROJECTOR = {"width": 1280, "height": 720}
 SHOWN_SECONDS = """clock => {
@@ -171,7 +172,7 @@ def test_hands_entered_offline_before_time_was_called_count_once_back(browser, l
     assert [(h.dealer, h.books) for h in Hand.objects.filter(table=clocked_table)] == [("N", 9), ("E", 10)]
     assert phone.locator("#queue .queue-item").count() == 0, "nothing kept back for staff"
     entries = LogEntry.objects.filter(table=clocked_table, action=LogEntry.Action.HAND_ADDED)
-    called_at = sheets.clock_time(Table.objects.get(pk=clocked_table.pk).time_called_at)
+    called_at = clock_time(Table.objects.get(pk=clocked_table.pk).time_called_at)
     for entry in entries:
         entered, call = (datetime.fromisoformat(entry.after[key]) for key in ("entered_at", "before_the_call"))
         assert entered < call, "entered before the call, on the server's clock (the phone's is 7 minutes fast)"

@@ -25,7 +25,7 @@ from tournament.services.sheets.signing import (
     sheet_sign,
     waiting_hands,
 )
-from tournament.services.sheets.time import clock_deal_check, clock_time, table_time_call, table_time_call_lift
+from tournament.services.sheets.time import clock_deal_check, table_time_call, table_time_call_lift
 from tournament.services.sheets.undo import removal_undo
 from tournament.services.sheets.write import Change, ChangeContext, StaleSheet, sheet_write
 
@@ -38,7 +38,6 @@ __all__ = [
     "Submitted",
     "WrongCode",
     "clock_deal_check",
-    "clock_time",
     "entries_settle",
     "hand_accept",
     "hand_preview",

@@ -2,7 +2,8 @@
 
 The answer is JSON the queue acts on: saved (with the sheet's version after the hand, for the next entry
 in the queue), a conflict (another device changed the sheet since the entry was made: the phone asks
-rather than overwriting or dropping it), or refused (with the reason).
+rather than overwriting or dropping it), or refused (with the reason). Each entry says when the phone made it,
+on the server's clock: a hand entered before time was called counts as played before the call.
 """
 
 from datetime import UTC, datetime

@@ -10,6 +10,7 @@ from tests.tournament.services import test_clock
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
 from tournament.services import clock, sheets
+from tournament.services.sheets.time import clock_time
 
 timed = test_clock.timed
 time_up = test_clock.time_up
@@ -34,11 +35,16 @@ def added(table) -> list[str]:
 
 def test_hands_entered_before_time_was_up_count_though_they_arrive_after_it(playing, sheet):
     time_up(playing, seconds_ago=60)
-    sheet.hand(playing, "N", "N", 3, "high", 9, entered_at=ago(120))
+    entered = ago(120)
+    sheet.hand(playing, "N", "N", 3, "high", 9, entered_at=entered)
     sheet.hand(playing, "E", "E", 4, "low", 10, entered_at=ago(90))
     playing.refresh_from_db()
     assert playing.time_called_at is None and playing.next_hand_number == 3, "both played before time: play on"
-    assert all("before time was up at" in said and "entered on the phone at" in said for said in added(playing))
+    assert added(playing)[0] == (
+        f"Hand 1: 3 ♥ by North, 9 books; entered on the phone at {clock_time(entered)}, "
+        f"before time was up at {clock_time(playing.clock_ends_at)}"
+    )
+    assert "before time was up at" in added(playing)[1]
     entry = playing.changes.filter(action=LogEntry.Action.HAND_ADDED).first()
     assert entry.after["before_the_call"] == playing.clock_ends_at.isoformat()
 
