@@ -1,5 +1,6 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from datetime import datetime
 
@@ -121,7 +122,7 @@ def table_first_dealer_set(
     return sheet_write(table, context=context, edit=edit)
 
 
-def _call_unseen(entered_at: datetime | None):
+def _call_unseen(entered_at: datetime | None) -> Callable[[LogEntry], bool]:
     """Time called at the table after the phone entered this deal (``entered_at``): a change the phone could not
     have seen, which does not make its entry stale (``clock_deal_check`` decides whether it came before the call)."""
 
