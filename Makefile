@@ -12,8 +12,8 @@ PORT ?= 8000
 $(VENV)/.installed: requirements.txt
 	@test -x $(PY) || { echo "== Creating the virtual environment in $(VENV)"; $(PYTHON) -m venv $(VENV); }
 	@echo "== Installing the app's packages from requirements.txt (the first time takes a minute or two)"
-	$(PIP) install --quiet --upgrade pip
-	$(PIP) install --quiet --require-hashes -r requirements.txt
+	@$(PIP) install --quiet --upgrade pip
+	@$(PIP) install --quiet --require-hashes -r requirements.txt
 	@touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
@@ -22,15 +22,16 @@ $(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
 	@touch $@
 
 ## make run: install, migrate, load the demo event, and serve on http://$(HOST):$(PORT) (make run PORT=8080 HOST=0.0.0.0)
+## The director's password, made on the first run, is the last thing printed before the server starts.
 run: $(VENV)/.installed
 	@echo "== Bringing the database up to date"
-	DEBUG=true $(PY) manage.py migrate --noinput
+	@DEBUG=true $(PY) manage.py migrate --noinput --verbosity 0
 	@echo "== Loading the demo event"
-	DEBUG=true $(PY) manage.py seed_demo
-	DEBUG=true $(PY) manage.py ensure_director
-	@DEBUG=true $(PY) manage.py check --deploy --tag accounts
+	@DEBUG=true $(PY) manage.py seed_demo
+	@DEBUG=true $(PY) manage.py check --deploy --tag accounts >/dev/null
 	@echo "== Serving on http://$(HOST):$(PORT)/  (staff login: http://$(HOST):$(PORT)/login/; stop with Ctrl-C)"
-	DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
+	@DEBUG=true $(PY) manage.py ensure_director
+	@DEBUG=true $(PY) manage.py runserver $(HOST):$(PORT)
 
 ## make venue: the event at a venue: production settings (DEBUG off, collected static files, gunicorn) on the
 ## laptop's LAN address (or HOST=), port PORT, with its own database VENUE_DATABASE (kept between runs).
@@ -41,12 +42,13 @@ venue: $(VENV)/.installed
 	$(PY) manage.py venue --port $(PORT) $(if $(WORKERS),--workers $(WORKERS)) --database "$(VENUE_DATABASE)" --username $(DIRECTOR) \
 	  $(if $(filter-out file,$(origin HOST)),--host $(HOST))
 
-## make test: install what the tests need, lint, and run the whole suite, on as many processes as the machine
-## has cores (pytest-xdist; TEST_WORKERS=0 runs it in one process)
+## make test: install what the tests need, lint, check the types (mypy, configured in pyproject.toml), and run the
+## whole suite, on as many processes as the machine has cores (pytest-xdist; TEST_WORKERS=0 runs it in one process)
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) $(PYTEST_ARGS); status=$$?; \
 	  if [ $$status -eq 5 ]; then echo 'pytest ran no tests' >&2; exit 1; fi; exit $$status
 
@@ -72,6 +74,7 @@ bench-load: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check --fix .

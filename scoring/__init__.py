@@ -9,7 +9,7 @@ from scoring.bids import Bid, BidKind, Contract, Direction, Suit
 from scoring.clock import Clock, ClockLevel, Projection, clock_text, projected_finish
 from scoring.errors import ScoringError
 from scoring.hand import HandScore, apply_reneges, score_hand
-from scoring.outcome import Result, TableOutcome, TeamOutcome, team_outcome
+from scoring.outcome import Credit, Result, TableOutcome, TeamOutcome, team_outcome
 from scoring.penalties import (
     BidOutOfTurnChoice,
     Penalty,
@@ -44,6 +44,7 @@ __all__ = [
     "Clock",
     "ClockLevel",
     "Contract",
+    "Credit",
     "Deal",
     "DealLine",
     "DealStyle",

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 from scoring.errors import ScoringError
 from scoring.terms import Term
+
+T = TypeVar("T", bound=Term)
 
 MAX_LEVEL = 7
 
@@ -137,10 +140,10 @@ class Contract:
         return f"{self.bid} {self.suit.symbol}" if self.suit else str(self.bid)
 
 
-def _term(kind: type[Term], value, field: str, message: str):
+def _term(kind: type[T], value: object, field: str, message: str) -> T | None:
     if value in (None, ""):
         return None
     try:
-        return kind(value)
+        return kind(str(value))
     except ValueError:
         raise ScoringError(message, field=field) from None

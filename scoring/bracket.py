@@ -8,10 +8,16 @@ not exist goes straight to the second round, and no match is made for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import Generic, TypeVar
 
 WINNERS, LOSERS, FINAL, THIRD = "winners", "losers", "final", "third"
+
+
+# What the caller knows a team by (its Team, its id...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -132,7 +138,7 @@ def _with_stages(matches: list[Match]) -> list[Match]:
     stage: dict[str, int] = {}
     staged = []
     for match in matches:
-        waits = [stage[s.value] for s in (match.top, match.bottom) if s.kind in ("winner", "loser")]
+        waits = [stage[str(s.value)] for s in (match.top, match.bottom) if s.kind in ("winner", "loser")]
         stage[match.code] = 1 + max(waits, default=0)
         staged.append(Match(**{**match.__dict__, "stage": stage[match.code]}))
     return staged
@@ -234,7 +240,7 @@ def build(teams: int, *, double: bool = False, third_place: bool = False) -> Bra
 
 
 @dataclass(frozen=True)
-class Decided:
+class Decided(Generic[K]):
     """A decided match as the final placings see it: its two teams (any keys) and the winner.
 
     ``round`` is the match's round in its bracket (a semifinal is a semifinal), which places a team beaten
@@ -247,24 +253,24 @@ class Decided:
     round: int
     stage: int
     label: str
-    top: object
-    bottom: object
-    winner: object
+    top: K
+    bottom: K
+    winner: K
 
 
 @dataclass(frozen=True)
-class FinalPlace:
-    team: object
+class FinalPlace(Generic[K]):
+    team: K
     place: int
     shared: bool
-    last: Decided
+    last: Decided[K]
 
     @property
     def won_last(self) -> bool:
         return self.team == self.last.winner
 
 
-def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
+def final_places(decided: list[Decided[K]], seeds: Mapping[K, int]) -> list[FinalPlace[K]]:
     """Every playoff team's final place, best first, from the decided matches of a finished bracket.
 
     The final's winner is first and its loser second (in double elimination the last grand final played);
@@ -274,12 +280,12 @@ def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
     share third, the beaten quarterfinalists fifth; in double elimination, the teams beaten in one losers'
     round). Teams sharing a place are listed in seed order (``seeds`` maps each team to its seed).
     """
-    last: dict[object, Decided] = {}
+    last: dict[K, Decided[K]] = {}
     for match in sorted(decided, key=lambda m: (m.stage, m.code)):
         for team in (match.top, match.bottom):
             last[team] = match
 
-    def standing(team) -> tuple:
+    def standing(team: K) -> tuple[int, int]:
         match = last[team]
         won = team == match.winner
         if match.bracket == FINAL:
@@ -289,7 +295,7 @@ def final_places(decided: list[Decided], seeds: dict) -> list[FinalPlace]:
         return (1, match.round)
 
     ordered = sorted(last, key=lambda team: (tuple(-part for part in standing(team)), seeds.get(team, 0)))
-    places: list[FinalPlace] = []
+    places: list[FinalPlace[K]] = []
     for _, group in groupby(ordered, key=standing):
         tied = list(group)
         place = len(places) + 1

@@ -70,7 +70,7 @@ class Clock:
         return Clock(left_seconds=self.remaining(now))
 
     def resume(self, now: datetime) -> Clock:
-        if not self.paused:
+        if self.ends_at is not None or self.left_seconds is None:
             raise ScoringError("The clock is not paused: there is nothing to resume.")
         return Clock(ends_at=now + timedelta(seconds=self.left_seconds))
 
@@ -78,11 +78,11 @@ class Clock:
         """The clock with ``minutes`` more; a clock already at time starts again from now."""
         if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MAX_ADDED_MINUTES:
             raise ScoringError(f"Add 1 to {MAX_ADDED_MINUTES} minutes.", field="minutes")
-        if not self.started:
+        if self.ends_at is not None:
+            return Clock(ends_at=max(self.ends_at, now) + timedelta(minutes=minutes))
+        if self.left_seconds is None:
             raise ScoringError("The clock has not started: start it first.")
-        if self.paused:
-            return Clock(left_seconds=self.left_seconds + minutes * 60)
-        return Clock(ends_at=max(self.ends_at, now) + timedelta(minutes=minutes))
+        return Clock(left_seconds=self.left_seconds + minutes * 60)
 
     def level(self, now: datetime, *, warn_minutes: int, last_warn_minutes: int) -> ClockLevel:
         """The warning the clock shows now: none, the first, the last, time, or paused."""

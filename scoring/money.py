@@ -7,15 +7,19 @@ paid adds up to what there is to pay, to the cent.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby, pairwise
 from re import fullmatch
+from typing import Generic, TypeVar
 
 from scoring.errors import ScoringError
 from scoring.terms import Term
+
+# What the caller keys by (a team, a person, ("person", id)...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 CENT = Decimal("0.01")
 DEFAULT_PAYOUT_PERCENTS = (Decimal(50), Decimal(30), Decimal(20))
@@ -28,16 +32,31 @@ class SidePotRule(Term):
     BOSTONS = "bostons", "In proportion to the Bostons each team made"
 
 
-def _typed_decimal(value) -> Decimal | None:
+def _typed_decimal(value: object) -> Decimal | None:
     """A number as typed: ASCII digits with an optional decimal point (and a minus, to be refused by name), else
     None. ``Decimal`` alone would read "٥٠", "５０", "1_000" and "1E+3"; no other number in the app takes them."""
     text = str(value).strip()
     return Decimal(text) if fullmatch(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?", text) else None
 
 
-def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
-    """An amount of money as typed: not negative, whole cents, and not absurdly large."""
-    amount = _typed_decimal(value)
+# An amount as people write money: a dollar sign may come first, and the thousands may be grouped by commas or by
+# spaces, one kind throughout ("$100", "1,000", "$ 2 500.50"); "1,00" is no amount.
+_MONEY = r"(-?)\s*\$?\s*(-?)([0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,3}(?: [0-9]{3})+|[0-9]*)((?:\.[0-9]*)?)"
+
+
+def _typed_amount(value: object) -> Decimal | None:
+    """An amount as typed (``_MONEY``) read as ``_typed_decimal`` reads a number, else None; a minus before or
+    after the sign ("-$5") is kept, to be refused by name."""
+    found = fullmatch(_MONEY, str(value).strip())
+    if found is None:
+        return None
+    before, after, whole, decimals = found.groups()
+    return _typed_decimal(before + after + whole.replace(",", "").replace(" ", "") + decimals)
+
+
+def amount_check(value: object, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
+    """An amount of money as typed (``_typed_amount``): not negative, whole cents, and not absurdly large."""
+    amount = _typed_amount(value)
     if amount is None:
         raise ScoringError("Enter an amount such as 25 or 25.50.", field=field)
     if amount < 0:
@@ -50,7 +69,7 @@ def amount_check(value, *, field: str, maximum: Decimal = MAX_FEE) -> Decimal:
     return amount.copy_abs().quantize(CENT)
 
 
-def percent_check(value, *, field: str = "house_percent") -> Decimal:
+def percent_check(value: object, *, field: str = "house_percent") -> Decimal:
     """A percentage from 0 to 100, at most two decimals."""
     percent = _typed_decimal(value)
     if percent is None:
@@ -68,7 +87,7 @@ def payout_percents_parse(text: str) -> tuple[Decimal, ...]:
     return payout_percents_check([percent_check(part, field="payout_percents") for part in parts])
 
 
-def payout_percents_check(percents: Sequence) -> tuple[Decimal, ...]:
+def payout_percents_check(percents: Sequence[object]) -> tuple[Decimal, ...]:
     """Percentages by place: each above 0, never rising from one place to the next, adding up to 100."""
     checked = tuple(percent_check(percent, field="payout_percents") for percent in percents)
     if not checked:
@@ -84,7 +103,7 @@ def payout_percents_check(percents: Sequence) -> tuple[Decimal, ...]:
                 "the percentages may not rise.",
                 field="payout_percents",
             )
-    total = sum(checked)
+    total = sum(checked, Decimal(0))
     if total != 100:
         raise ScoringError(f"The percentages add up to {_plain(total)}%, not 100%.", field="payout_percents")
     return checked
@@ -119,19 +138,19 @@ def prize_pool(fees: Decimal, house_percent: Decimal) -> Decimal:
 
 
 @dataclass(frozen=True)
-class Placed:
+class Placed(Generic[K]):
     """A team in the final placings: ``place`` as ranked (1, 2, 3, 3, 5...), ``number`` its team number."""
 
-    key: Hashable
+    key: K
     place: int
     number: int
 
 
 @dataclass(frozen=True)
-class Payout:
+class Payout(Generic[K]):
     """What one team is paid; ``place`` among the teams paid from this pot, ``share`` of the pot (exact)."""
 
-    key: Hashable
+    key: K
     place: int
     number: int
     shared: bool
@@ -143,7 +162,7 @@ class Payout:
         return f"T-{self.place}" if self.shared else str(self.place)
 
 
-def _pay(pot: Decimal, claims: list[tuple[Placed, bool, Fraction]]) -> list[Payout]:
+def _pay(pot: Decimal, claims: list[tuple[Placed[K], bool, Fraction]]) -> list[Payout[K]]:
     """Pays each claim (a team, whether its place is shared, its exact share of the pot, in the order of
     the payout): rounded down to the cent, then the cents left over one at a time from the first down."""
     pot_cents = _cents(pot)
@@ -158,40 +177,40 @@ def _pay(pot: Decimal, claims: list[tuple[Placed, bool, Fraction]]) -> list[Payo
     ]
 
 
-def _in_order(placed: Sequence[Placed]) -> list[Placed]:
+def _in_order(placed: Sequence[Placed[K]]) -> list[Placed[K]]:
     return sorted(placed, key=lambda team: (team.place, team.number))
 
 
-def placing_payouts(pot: Decimal, placed: Sequence[Placed], percents: Sequence[Decimal]) -> list[Payout]:
+def placing_payouts(pot: Decimal, placed: Sequence[Placed[K]], percents: Sequence[Decimal]) -> list[Payout[K]]:
     """The pot paid by place: a place shared by k teams covers k positions, and they share equally the
     sum of those positions' percentages; with fewer teams than paid places the covered percentages are
     scaled up so the whole pot is paid. Every team placed is listed, with 0 where it is not paid."""
     ordered = _in_order(placed)
     if not ordered:
         return []
-    covered = sum(Fraction(percent) for percent in percents[: len(ordered)])
+    covered = sum((Fraction(percent) for percent in percents[: len(ordered)]), Fraction(0))
     claims = []
     position = 0
     for _, group in groupby(ordered, key=lambda team: team.place):
         teams = list(group)
-        group_percent = sum(Fraction(percent) for percent in percents[position : position + len(teams)])
+        group_percent = sum((Fraction(percent) for percent in percents[position : position + len(teams)]), Fraction(0))
         position += len(teams)
         for team in teams:
             claims.append((team, len(teams) > 1, group_percent / covered / len(teams)))
     return _pay(pot, claims)
 
 
-def ranked_among(placed: Sequence[Placed]) -> list[Placed]:
+def ranked_among(placed: Sequence[Placed[K]]) -> list[Placed[K]]:
     """Teams placed among themselves in the order of the final placings (2, 5, 5, 9 becomes 1, 2, 2, 4)."""
     ordered = _in_order(placed)
-    ranked = []
+    ranked: list[Placed[K]] = []
     for index, team in enumerate(ordered):
         same = ranked and ordered[index - 1].place == team.place
         ranked.append(Placed(team.key, ranked[-1].place if same else index + 1, team.number))
     return ranked
 
 
-def boston_payouts(pot: Decimal, placed: Sequence[Placed], bostons: dict[Hashable, int]) -> list[Payout]:
+def boston_payouts(pot: Decimal, placed: Sequence[Placed[K]], bostons: Mapping[K, int]) -> list[Payout[K]]:
     """The side pot in proportion to the Bostons each side-pot team made (``placed`` are the side-pot
     teams as they finished); if none made one, to the best-placed side-pot team(s)."""
     ranked = ranked_among(placed)
@@ -209,12 +228,12 @@ def boston_payouts(pot: Decimal, placed: Sequence[Placed], bostons: dict[Hashabl
 
 def side_pot_payouts(
     pot: Decimal,
-    placed: Sequence[Placed],
+    placed: Sequence[Placed[K]],
     *,
     rule: SidePotRule,
     percents: Sequence[Decimal],
-    bostons: dict[Hashable, int],
-) -> list[Payout]:
+    bostons: Mapping[K, int],
+) -> list[Payout[K]]:
     """The side pot (all of it: the house takes no share) among the side-pot teams ``placed``."""
     if SidePotRule(rule) is SidePotRule.BOSTONS:
         return boston_payouts(pot, placed, bostons)

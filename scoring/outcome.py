@@ -3,7 +3,8 @@ API answer (RULES.md, "Absent teams and substitutes": credited rounds read the s
 
 A table is played (in play until both teams sign), a forfeit (one team absent, or both), and may have had time
 called after hand N. A team's round is won, lost or tied at a signed table, a bye, won by forfeit, lost by being
-absent, sat out, or still in play; with the points the standings count for it.
+absent, sat out, or still in play; with the points the standings count for it. A bye and a forfeit won count at
+once, as the absent team's loss does; their points are provisional until every table of the round is signed.
 """
 
 from __future__ import annotations
@@ -36,6 +37,19 @@ class Result(Term):
     @property
     def lost(self) -> bool:
         return self in (Result.LOST, Result.LOST_ABSENT)
+
+
+@dataclass(frozen=True)
+class Credit:
+    """What a bye or a forfeit won is credited: the average of the round's winners at its signed tables, so
+    ``provisional`` until every table of the round is signed (a later sheet moves it)."""
+
+    points: int
+    provisional: bool = False
+
+
+# How every surface marks points holding such a credit: "7 points (provisional)", "31 (provisional)".
+PROVISIONAL = " (provisional)"
 
 
 @dataclass(frozen=True)
@@ -87,23 +101,31 @@ class TableOutcome:
 
 @dataclass(frozen=True)
 class TeamOutcome:
-    """A team's round: its result, the points for and against it, and whether the standings count it yet (a bye
-    and a forfeit won are credited once every table of the round is signed; a table once signed)."""
+    """A team's round: its result, the points for and against it, whether the standings count it yet (a table once
+    signed; a bye and a forfeit won once their round is out) and whether its points are ``provisional`` (a bye's
+    or a forfeit's credit before every table of the round is signed)."""
 
     result: Result
     points_for: int = 0
     points_against: int = 0
     counted: bool = True
+    provisional: bool = False
+
+    @property
+    def points_said(self) -> str:
+        """The points as every surface says them: "7 points", "7 points (provisional)"."""
+        return f"{self.points_for} points" + (PROVISIONAL if self.provisional else "")
 
     @property
     def line(self) -> str:
-        """The round as a line says it: "won 12–4", "in play 5–3", "bye, 7 points", "won by forfeit, 7 points" (or
-        "..., credited once every table of the round is signed"), "lost: absent, 0 points", "sat out (no result)"."""
+        """The round as a line says it: "won 12–4", "in play 5–3", "bye, 7 points", "won by forfeit, 7 points"
+        ("..., 7 points (provisional)" until every table of the round is signed), "lost: absent, 0 points",
+        "sat out (no result)"."""
         result = self.result
         if result in (Result.BYE, Result.WON_BY_FORFEIT):
             if not self.counted:
-                return f"{result.label}, credited once every table of the round is signed"
-            return f"{result.label}, {self.points_for} points"
+                return f"{result.label}, credited once the round is out"
+            return f"{result.label}, {self.points_said}"
         if result == Result.LOST_ABSENT:
             return f"{result.label}, 0 points"
         if result == Result.SAT_OUT:
@@ -111,14 +133,22 @@ class TeamOutcome:
         return f"{result.label} {self.points_for}–{self.points_against}"
 
 
-def team_outcome(table: TableOutcome | None, pair: Pair | None, *, credit: int | None = None) -> TeamOutcome:
+def _credited(result: Result, credit: Credit | None) -> TeamOutcome:
+    """A bye's or a forfeit won's round: its credit, counted at once; nothing yet in a round not out."""
+    if credit is None:
+        return TeamOutcome(result, 0, 0, counted=False)
+    return TeamOutcome(result, credit.points, 0, provisional=credit.provisional)
+
+
+def team_outcome(table: TableOutcome | None, pair: Pair | None, *, credit: Credit | None = None) -> TeamOutcome:
     """The round of the team at ``pair`` of ``table`` (None: a bye); ``credit`` is what the standings credit a bye
-    or a forfeit won (None until every table of the round is signed)."""
+    or a forfeit won (None while its round is not out: a draft)."""
     if table is None:
-        return TeamOutcome(Result.BYE, credit or 0, 0, counted=credit is not None)
+        return _credited(Result.BYE, credit)
+    assert pair is not None, "a team at a table sits at one of its pairs"
     result = table.result_of(pair)
     if result == Result.WON_BY_FORFEIT:
-        return TeamOutcome(result, credit or 0, 0, counted=credit is not None)
+        return _credited(result, credit)
     if result == Result.LOST_ABSENT:
         return TeamOutcome(result, 0, 0)
     mine, theirs = (table.ns_total, table.ew_total) if pair == Pair.NORTH_SOUTH else (table.ew_total, table.ns_total)

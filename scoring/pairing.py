@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
+
+from scoring.table import TeamKey
 
 
 @dataclass(frozen=True)
 class Entrant:
     """A team as the draw sees it: an identifier and the city or club it should not meet early."""
 
-    key: Hashable
+    key: TeamKey
     city: str = ""
 
 
@@ -19,8 +21,8 @@ class Entrant:
 class Draw:
     """Tables in order, each a pair of keys (the first sits North–South), and the bye if any."""
 
-    tables: tuple[tuple[Hashable, Hashable], ...]
-    bye: Hashable | None = None
+    tables: tuple[tuple[TeamKey, TeamKey], ...]
+    bye: TeamKey | None = None
 
 
 def _same_city(a: Entrant, b: Entrant) -> bool:
@@ -60,7 +62,7 @@ def random_draw(entrants: Sequence[Entrant], seed: int, *, avoid_same_city: bool
     return Draw(tables=tuple((a.key, b.key) for a, b in pairs), bye=bye)
 
 
-def _bye_choice(ranked: Sequence[Entrant], had_bye: set[Hashable]) -> Entrant:
+def _bye_choice(ranked: Sequence[Entrant], had_bye: Set[TeamKey]) -> Entrant:
     """The lowest-ranked team that has not had a bye (the lowest of all if every team has)."""
     for entrant in reversed(ranked):
         if entrant.key not in had_bye:
@@ -68,11 +70,13 @@ def _bye_choice(ranked: Sequence[Entrant], had_bye: set[Hashable]) -> Entrant:
     return ranked[-1]
 
 
-def _meet_key(a: Hashable, b: Hashable) -> frozenset:
+def _meet_key(a: TeamKey, b: TeamKey) -> frozenset[TeamKey]:
     return frozenset((a, b))
 
 
-def _matching(ranked: list[Entrant], met: set[frozenset], avoid_same_city: bool, *, reach: int, rematches: bool):
+def _matching(
+    ranked: list[Entrant], met: Set[frozenset[TeamKey]], avoid_same_city: bool, *, reach: int, rematches: bool
+) -> set[tuple[int, int]]:
     """A maximum-cardinality, maximum-weight matching: neighbours in the ranking score most.
 
     Edmonds' blossom algorithm, compiled (rustworkx): a 2,048-team field pairs in well under a second.
@@ -102,8 +106,8 @@ def _matching(ranked: list[Entrant], met: set[frozenset], avoid_same_city: bool,
 
 def swiss_draw(
     ranked: Sequence[Entrant],
-    met: set[frozenset],
-    had_bye: set[Hashable] = frozenset(),
+    met: Set[frozenset[TeamKey]],
+    had_bye: Set[TeamKey] = frozenset(),
     *,
     avoid_same_city: bool = False,
 ) -> Draw:
@@ -133,10 +137,10 @@ def swiss_draw(
 
 
 def movement_draw(
-    previous: Sequence[tuple[Hashable, Hashable]],
+    previous: Sequence[tuple[TeamKey, TeamKey]],
     ranked: Sequence[Entrant],
-    met: set[frozenset],
-    had_bye: set[Hashable] = frozenset(),
+    met: Set[frozenset[TeamKey]],
+    had_bye: Set[TeamKey] = frozenset(),
 ) -> Draw:
     """Sitting/moving movement: sitting teams keep their table, moving teams advance one table.
 
@@ -168,7 +172,5 @@ def movement_draw(
         return sum(_meet_key(sitters[(i + step) % size], mover) in met for i, mover in enumerate(movers))
 
     best = min(range(1, size + 1), key=lambda step: (rematches(step), step))
-    seats = [None] * size
-    for i, mover in enumerate(movers):
-        seats[(i + best) % size] = mover
-    return Draw(tables=tuple(zip(sitters, seats, strict=True)), bye=bye)
+    seats = {(i + best) % size: mover for i, mover in enumerate(movers)}
+    return Draw(tables=tuple(zip(sitters, (seats[i] for i in range(size)), strict=True)), bye=bye)

@@ -108,7 +108,7 @@ class RedealReason(Term):
         """A re-deal for something a team did out of turn records that team's penalty."""
         return self is not RedealReason.MISDEAL
 
-    def penalty(self, team: Pair | str) -> Penalty | None:
+    def penalty(self, team: Pair) -> Penalty | None:
         """The penalty that makes the deal one that does not count (None for a misdeal)."""
         if self is RedealReason.DEAL_OUT_OF_TURN:
             return Penalty(PenaltyKind.DEAL_OUT_OF_TURN, team, before_bidding=True)
@@ -191,7 +191,8 @@ class Penalty:
         if self.kind is PenaltyKind.RENEGE:
             return f"Renege by {team}" + (f" ×{self.count}" if self.count > 1 else "")
         if self.kind is PenaltyKind.BID_OUT_OF_TURN:
-            return f"Bid out of turn by {team}: {self.choice.label.lower()}"
+            choice = self.choice.label.lower() if self.choice else ""
+            return f"Bid out of turn by {team}: {choice}"
         if self.kind is PenaltyKind.DEAL_OUT_OF_TURN:
             when = "caught before the first bid, re-dealt" if self.before_bidding else "the hand stands"
             return f"Deal out of turn by {team}, {when}"

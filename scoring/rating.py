@@ -12,8 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from scoring.errors import ScoringError
+
+# What the caller keys by (a team, a person, ("person", id)...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 SCALE = 173.7178
 START_RATING = 1500.0
@@ -119,20 +123,20 @@ def composite(ratings: Sequence[Rating]) -> Rating:
 
 
 @dataclass(frozen=True)
-class RatedMeeting:
+class RatedMeeting(Generic[K]):
     """Two teams' players at a signed table and the first team's result: 1 won, ½ tied, 0 lost."""
 
-    first: tuple[Hashable, ...]
-    second: tuple[Hashable, ...]
+    first: tuple[K, ...]
+    second: tuple[K, ...]
     first_score: float
 
 
-def rate_round(ratings: Mapping[Hashable, Rating], meetings: Sequence[RatedMeeting]) -> dict[Hashable, Rating]:
+def rate_round(ratings: Mapping[K, Rating], meetings: Sequence[RatedMeeting[K]]) -> dict[K, Rating]:
     """Everyone who played a round, rated after it from the ratings before it (newcomers start at 1500 ± 350).
 
     Returns only the players of the round; everyone else keeps their rating."""
     before = dict(ratings)
-    results: dict[Hashable, list[tuple[Rating, float]]] = {}
+    results: dict[K, list[tuple[Rating, float]]] = {}
     for meeting in meetings:
         if set(meeting.first) & set(meeting.second):
             raise ScoringError("A player cannot sit on both sides of a table.")
@@ -147,9 +151,9 @@ def rate_round(ratings: Mapping[Hashable, Rating], meetings: Sequence[RatedMeeti
     return {key: rate(before.get(key, Rating()), lines) for key, lines in results.items()}
 
 
-def rate_history(rounds: Sequence[Sequence[RatedMeeting]]) -> dict[Hashable, Rating]:
+def rate_history(rounds: Sequence[Sequence[RatedMeeting[K]]]) -> dict[K, Rating]:
     """Ratings from scratch over rounds in the order played: the same rounds always give the same numbers."""
-    ratings: dict[Hashable, Rating] = {}
+    ratings: dict[K, Rating] = {}
     for meetings in rounds:
         ratings.update(rate_round(ratings, meetings))
     return ratings

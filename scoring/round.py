@@ -96,7 +96,7 @@ class DealLine:
         return self.hand_points[pair] + self.penalty_points[pair]
 
 
-def round_winner(totals: Mapping[str, int], *, complete: bool) -> Pair | None:
+def round_winner(totals: Mapping[Pair, int], *, complete: bool) -> Pair | None:
     """The team with more points once the round is complete; None for a tie or a round in play."""
     if not complete:
         return None
@@ -137,6 +137,7 @@ def _zero() -> dict[Pair, int]:
 
 def _hand_points(rules: RuleSet, deal: Deal) -> tuple[HandScore, int, dict[Pair, int]]:
     bidders = deal.bidding_pair
+    assert bidders is not None and deal.bid is not None and deal.books is not None, "a played deal (checked)"
     reneges = _zero()
     for penalty in deal.penalties:
         if penalty.kind is PenaltyKind.RENEGE:

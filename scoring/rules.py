@@ -339,7 +339,7 @@ def _checked(name: str, value: Any) -> Any:
         try:
             return type(default)(value)
         except ValueError:
-            allowed = ", ".join(setting.choices.values())
+            allowed = ", ".join(member.value for member in type(default))
             raise ScoringError(f"{setting.label}: {value!r} is not one of {allowed}.", field=name) from None
     if isinstance(default, bool):
         if not isinstance(value, bool):
@@ -347,6 +347,7 @@ def _checked(name: str, value: Any) -> Any:
         return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise ScoringError(f"{setting.label}: expected a whole number, not {value!r}.", field=name)
+    assert setting.minimum is not None and setting.maximum is not None, "a number setting declares its range"
     if not setting.minimum <= value <= setting.maximum:
         raise ScoringError(f"{setting.label}: {value} is outside {setting.minimum} to {setting.maximum}.", field=name)
     return value

@@ -3,12 +3,13 @@ the weaker half, first against first, so the strongest teams do not meet in the 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from scoring.pairing import Draw
+from scoring.table import TeamKey
 
 
-def strength_order(keys: Sequence[Hashable], strength: Mapping[Hashable, float | None]) -> list[Hashable]:
+def strength_order(keys: Sequence[TeamKey], strength: Mapping[TeamKey, float | None]) -> list[TeamKey]:
     """Strongest first; teams without a strength after every team with one, in the order given."""
     position = {key: index for index, key in enumerate(keys)}
     return sorted(
@@ -17,7 +18,7 @@ def strength_order(keys: Sequence[Hashable], strength: Mapping[Hashable, float |
     )
 
 
-def seeded_draw(ranked: Sequence[Hashable]) -> Draw:
+def seeded_draw(ranked: Sequence[TeamKey]) -> Draw:
     """Seed ``i`` of the top half against seed ``i`` of the bottom half (1 v 5, 2 v 6, ... for 8 teams);
     an odd field gives the bye to the last team. The stronger team sits North–South."""
     if len(set(ranked)) != len(ranked):

@@ -6,12 +6,16 @@ they do not add up) plus a share for each qualifying round won, byes and forfeit
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from typing import Any, Generic, TypeVar
 
 from scoring.errors import ScoringError
+
+# What the caller keys by (a team, a person, ("person", id)...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 
 class Finish(Enum):
@@ -33,7 +37,7 @@ SERIES_POINTS_LABELS = {
 LIMIT = 1000
 
 
-def _amount(name: str, value) -> Fraction:
+def _amount(name: str, value: object) -> Fraction:
     if isinstance(value, bool):
         raise ScoringError(f"{SERIES_POINTS_LABELS[name]}: a number of points, not {value!r}.", field=name)
     try:
@@ -57,7 +61,7 @@ class SeriesPoints:
     qualifying_win: Fraction = Fraction(1, 2)
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> SeriesPoints:
+    def from_dict(cls, data: Mapping[str, object]) -> SeriesPoints:
         """The table from stored settings; missing entries take the default, unknown ones are refused."""
         unknown = sorted(set(data) - set(SERIES_POINTS_DEFAULT))
         if unknown:
@@ -68,7 +72,7 @@ class SeriesPoints:
             raise ScoringError("The champion earns at least the runner-up, who earns at least a semifinalist.")
         return table
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, int | float]:
         return {name: points_number(getattr(self, name)) for name in SERIES_POINTS_DEFAULT}
 
     def for_finish(self, finish: Finish) -> Fraction:
@@ -122,10 +126,10 @@ def tournament_points(table: SeriesPoints, *, finish: Finish, qualifying_wins: i
 
 
 @dataclass(frozen=True)
-class SeriesPlace:
+class SeriesPlace(Generic[K]):
     place: int
     shared: bool
-    key: Hashable
+    key: K
     points: Fraction
 
     @property
@@ -133,14 +137,16 @@ class SeriesPlace:
         return f"T-{self.place}" if self.shared else str(self.place)
 
 
-def series_standings(totals: Mapping[Hashable, Fraction], *, order_key=None) -> list[SeriesPlace]:
+def series_standings(
+    totals: Mapping[K, Fraction], *, order_key: Callable[[K], Any] | None = None
+) -> list[SeriesPlace[K]]:
     """Persons ranked by series total, highest first; equal totals share the place.
 
     ``order_key`` orders persons inside a shared place (a name, say); by key when not given.
     """
     within = order_key or (lambda key: key)
     ordered = sorted(totals, key=lambda key: (-totals[key], within(key)))
-    places: list[SeriesPlace] = []
+    places: list[SeriesPlace[K]] = []
     for index, key in enumerate(ordered):
         place = places[-1].place if places and places[-1].points == totals[key] else index + 1
         places.append(SeriesPlace(place, False, key, totals[key]))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
+
+from scoring.table import TeamKey
 
 CRITERIA = {
     "rounds_won": "Rounds won (a tie counts ½)",
@@ -36,7 +39,7 @@ def order_label(order: Sequence[str]) -> str:
 class TeamRecord:
     """A team's results over the rounds that count."""
 
-    key: Hashable
+    key: TeamKey
     wins: int = 0
     losses: int = 0
     ties: int = 0
@@ -62,9 +65,9 @@ class TeamRecord:
 class Meeting:
     """Two teams met at a table; ``winner`` is one of them, or None for a tie."""
 
-    first: Hashable
-    second: Hashable
-    winner: Hashable | None
+    first: TeamKey
+    second: TeamKey
+    winner: TeamKey | None
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ VALUES = {
 }
 
 
-def _split(group: list[TeamRecord], key) -> list[list[TeamRecord]]:
+def _split(group: list[TeamRecord], key: Callable[[TeamRecord], Any]) -> list[list[TeamRecord]]:
     """The group in runs of equal ``key``, largest first, each run in the group's order (each key computed once)."""
     parts: list[list[TeamRecord]] = []
     last = None

@@ -7,20 +7,24 @@ points over the hands that count) and the reneges charged against it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Generic, TypeVar
 
 from scoring.bids import BidKind
+
+# What the caller keys by (a team, a person, ("person", id)...): handed back as given.
+K = TypeVar("K", bound=Hashable)
 
 MINIMUM_BIDS = 5
 
 
 @dataclass(frozen=True)
-class HandLine:
+class HandLine(Generic[K]):
     """One counted hand from one team's side: its points, and its bid if it was the bidding team."""
 
-    key: Hashable
+    key: K
     points: int
     bid_level: int | None = None
     bid_kind: str = ""
@@ -77,9 +81,9 @@ class Statistics:
                 mine[bid] = mine.get(bid, 0) + count
 
 
-def tally(lines: Iterable[HandLine], reneges: Mapping[Hashable, int] | None = None) -> dict[Hashable, Statistics]:
+def tally(lines: Iterable[HandLine[K]], reneges: Mapping[K, int] | None = None) -> dict[K, Statistics]:
     """Each team's statistics from its hand lines and the reneges charged against it."""
-    result: dict[Hashable, Statistics] = {}
+    result: dict[K, Statistics] = {}
     for line in lines:
         stats = result.setdefault(line.key, Statistics())
         stats.hands += 1
@@ -94,31 +98,33 @@ def tally(lines: Iterable[HandLine], reneges: Mapping[Hashable, int] | None = No
     return result
 
 
-def combine(parts: Iterable[tuple[Hashable, Statistics]]) -> dict[Hashable, Statistics]:
+def combine(parts: Iterable[tuple[K, Statistics]]) -> dict[K, Statistics]:
     """Statistics summed per key (a person's over every team they played on)."""
-    result: dict[Hashable, Statistics] = {}
+    result: dict[K, Statistics] = {}
     for key, stats in parts:
         result.setdefault(key, Statistics()).add(stats)
     return result
 
 
 @dataclass(frozen=True)
-class Award:
+class Award(Generic[K]):
     title: str
-    winners: tuple[Hashable, ...]
+    winners: tuple[K, ...]
     value: str
 
 
-def _leaders(stats: Mapping[Hashable, Statistics], measure) -> tuple[tuple[Hashable, ...], object]:
-    values = {key: measure(s) for key, s in stats.items()}
-    values = {key: value for key, value in values.items() if value}
+def _leaders(
+    stats: Mapping[K, Statistics], measure: Callable[[Statistics], Fraction | int | None]
+) -> tuple[tuple[K, ...], Fraction | int]:
+    """The keys with the highest measure, and that measure; nobody when no one scored above nothing."""
+    values = {key: value for key, s in stats.items() if (value := measure(s))}
     if not values:
-        return (), None
+        return (), 0
     best = max(values.values())
     return tuple(sorted((key for key, value in values.items() if value == best), key=str)), best
 
 
-def awards(stats: Mapping[Hashable, Statistics], *, minimum_bids: int = MINIMUM_BIDS) -> list[Award]:
+def awards(stats: Mapping[K, Statistics], *, minimum_bids: int = MINIMUM_BIDS) -> list[Award[K]]:
     """Most Bostons, best bid success (at least ``minimum_bids`` bids played), most no-trump bids made.
 
     Teams level on an award share it; an award nobody earned (no Boston all event) is left out."""

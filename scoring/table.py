@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from scoring.terms import Term
+
+# What the engine knows a team by: the app's team id or number (tests may name teams by letters). Any key the
+# engine sorts by, so it is orderable as well as hashable.
+TeamKey: TypeAlias = int | str
 
 
 class Pair(Term):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Self, overload
 
 
 class Term(StrEnum):
@@ -10,7 +11,13 @@ class Term(StrEnum):
 
     label: str
 
-    def __new__(cls, value: str, label: str):
+    @overload
+    def __new__(cls, value: str) -> Self: ...  # the member of that value, as any enum looks one up
+
+    @overload
+    def __new__(cls, value: str, label: str) -> Self: ...  # a member declared as (value, label)
+
+    def __new__(cls, value: str, label: str = "") -> Self:
         member = str.__new__(cls, value)
         member._value_ = value
         member.label = label

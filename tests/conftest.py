@@ -3,6 +3,7 @@ import os
 import re
 import signal
 import threading
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -28,7 +29,10 @@ def text_of(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
-@pytest.fixture(scope="session", autouse=True)
+ENGINE_TESTS = Path(__file__).parent / "scoring"
+
+
+@pytest.fixture(scope="session")
 def static_collected():
     """The static files as production has them: collected by its storage (hashed names), served by whitenoise."""
     from tournament.management.venue import static_collect
@@ -36,8 +40,18 @@ def static_collected():
     static_collect()
 
 
+@pytest.fixture(scope="module", autouse=True)
+def static_for_the_app(request):
+    """Every module of the app's tests has the collected static files before its first page. The engine's tests
+    (tests/scoring/) are plain Python, as scoring/ is: they neither collect them nor set up a database, so
+    ``pytest tests/scoring`` runs in seconds on a fresh clone. A session-wide server requests ``static_collected``
+    itself, since it reads the folder when it starts."""
+    if not request.path.is_relative_to(ENGINE_TESTS):
+        request.getfixturevalue("static_collected")
+
+
 @pytest.fixture(scope="session")
-def live_server(request):
+def live_server(request, static_collected):
     """Django's live server as pytest-django starts it, but with static files served by the app's own whitenoise
     (from the collected files), as in production, rather than by the development handler."""
     from pytest_django.live_server_helper import LiveServer

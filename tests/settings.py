@@ -2,7 +2,8 @@
 
 Static files are the production ones (the manifest storage, served by whitenoise from STATIC_ROOT), collected
 once per change of their sources (tests/conftest.py). An SQLite test database is a file, as at a venue, so
-the tests that start gunicorn (tests/production/) reach the same data as the test.
+the tests that start gunicorn (``venue_server`` in tests/conftest.py, tests/tournament/management/test_venue.py)
+reach the same data as the test.
 """
 
 import hashlib

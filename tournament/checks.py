@@ -1,7 +1,9 @@
 """System checks of the deployment that Django's own do not cover."""
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -40,7 +42,7 @@ def no_published_passwords(app_configs=None, **kwargs):
     ]
 
 
-def sqlite_location_problem(database: dict) -> str | None:
+def sqlite_location_problem(database: Mapping[str, Any]) -> str | None:
     """Why an SQLite database cannot be saved to, in words for whoever starts the app; None if it can."""
     if database.get("ENGINE") not in {"django.db.backends.sqlite3", "tournament.sqlite"}:
         return None

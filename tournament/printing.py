@@ -206,18 +206,28 @@ STANDINGS_COLUMNS = [
 PLACING_COLUMNS = [("Place", 5, False), ("Team", 44, False), ("How", 45, False)]
 
 
+def standings_columns(rows) -> list[tuple[str, int, bool]]:
+    """The standings' columns, the points for widened to hold a provisional mark ("31 (provisional)") and the
+    team's narrowed as much, so the line keeps its width."""
+    points, width = STANDINGS_COLUMNS[4], max((len(row.points_shown) for row in rows), default=0)
+    extra = max(0, width - points[1])
+    team = STANDINGS_COLUMNS[1]
+    widened = {1: (team[0], team[1] - extra, team[2]), 4: (points[0], points[1] + extra, points[2])}
+    return [widened.get(index, column) for index, column in enumerate(STANDINGS_COLUMNS)]
+
+
 def standings_pdf(tournament: Tournament) -> bytes:
     """The standings; once the playoff is decided, the final placings first (for the prize-giving)."""
     rows = tournament_standings(tournament)
     standings = report_lines(
-        STANDINGS_COLUMNS,
+        standings_columns(rows),
         [
             [
                 row.label,
                 f"#{row.team.number} {row.team.display_name}" + (" (withdrawn)" if row.team.withdrawn else ""),
                 row.team.city,
                 row.won_lost_tied,
-                row.record.points_for,
+                row.points_shown,
                 row.record.points_against,
                 f"{row.record.difference:+d}",
                 row.record.hands_won,

@@ -8,6 +8,7 @@ import datetime
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -130,9 +131,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 
 # The public pages' renderings, shared by every worker: in the database by default (a laptop, or one
-# server), in Redis with CACHE_URL=redis://host:6379/0 (several app servers; pip install redis), or in a
+# server), in Redis with CACHE_URL=redis://host:6379/0 (several app servers; its client is pinned), or in a
 # folder with CACHE_URL=file:///var/tmp/whist-cache (one machine). Never per-process memory.
 CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES: dict[str, dict[str, Any]]
 if CACHE_URL.startswith(("redis://", "rediss://")):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 elif CACHE_URL.startswith("file://"):

@@ -10,6 +10,7 @@ import django_tables2 as tables
 import tablib
 from django.http import HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django_tables2.export import TableExport
@@ -134,7 +135,9 @@ class StandingsListing(TeamsRanked):
         order_by=("record__rounds_won",),
         attrs={"td": {"class": "nowrap"}},
     )
-    points_for = tables.Column(accessor="record__points_for", verbose_name="Points for", attrs=NUMERIC)
+    points_for = tables.Column(
+        accessor="points_shown", verbose_name="Points for", order_by=("record__points_for",), attrs=NUMERIC
+    )
     points_against = tables.Column(accessor="record__points_against", verbose_name="Against", attrs=NUMERIC_WIDE)
     difference = tables.Column(accessor="record__difference", verbose_name="Diff.", attrs=NUMERIC)
     hands_won = tables.Column(accessor="record__hands_won", verbose_name="Hands won", attrs=NUMERIC_WIDE)
@@ -164,7 +167,7 @@ class StandingsListing(TeamsRanked):
                 f"{' (withdrawn)' if withdrawn else ''}</td>"
                 f'<td class="wide-only players">{escape(team.player_names or "—")}</td>'
                 f'<td class="wide-only">{escape(team.city or "—")}</td><td class="nowrap">{row.won_lost_tied}</td>'
-                f'<td class="num">{record.points_for}</td><td class="num wide-only">{record.points_against}</td>'
+                f'<td class="num">{row.points_shown}</td><td class="num wide-only">{record.points_against}</td>'
                 f'<td class="num">{self.render_difference(record.difference)}</td>'
                 f'<td class="num wide-only">{record.hands_won}</td><td class="num wide-only">{record.bostons}</td>'
                 f'<td class="num wide-only">{row.byes}</td></tr>'
@@ -279,9 +282,15 @@ class PayoutLine:
     confirmed: str = ""
 
 
+def local_minute(moment) -> str:
+    """A time as the desk's clock showed it: the event's time zone (``TIME_ZONE``), to the minute."""
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M") if moment else ""
+
+
 class PayoutExport(RowExport):
     """The payout sheet: each prize with its place and amount, then the house's share, the refunds and the
-    fees received, so the file balances as the desk does. Amounts are text with cents ("25.00")."""
+    fees received, so the file balances as the desk does. Amounts are text with cents ("25.00"); when a prize was
+    paid and confirmed (and where), in local time to the minute."""
 
     TITLE = "Payouts"
     COLUMNS = (
@@ -306,8 +315,10 @@ class PayoutExport(RowExport):
                 line.label,
                 line.team.number,
                 line.team.display_name,
-                line.paid.paid_at.isoformat() if line.paid else "",
-                line.paid.confirmed_at.isoformat() if line.paid and line.paid.confirmed_at else "",
+                local_minute(line.paid.paid_at) if line.paid else "",
+                f"{local_minute(line.paid.confirmed_at)}, {line.paid.confirmed_on}"
+                if line.paid and line.paid.confirmed_at
+                else "",
             )
             for line in sheet.lines
         ]

@@ -127,6 +127,7 @@ public_patterns = [
 urlpatterns = [
     path("", public.home, name="home"),
     path("now/", public.server_now, name="server_now"),
+    path("favicon.ico", public.favicon, name="favicon"),
     path("", include((public_patterns, "public"))),
     path("my/", team.team_open, name="team_open"),
     path("my/<int:team_id>/", team.team_page, name="team_page"),

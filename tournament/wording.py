@@ -1,5 +1,12 @@
 """Lists and numbers in messages that read as sentences: "tables 5, 6 and 7 have not signed"."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tournament.models import Table
+
 
 def in_words(items) -> str:
     """ "5", "5 and 6", "5, 6 and 7"."""
@@ -22,3 +29,11 @@ def tables_phrase(numbers) -> str:
 
 def have(numbers) -> str:
     return "has" if len(list(numbers)) == 1 else "have"
+
+
+def still_playing_words(tables: list[Table]) -> str:
+    """ "round 1 tables 5, 6 and 7" (and "round 2 table 3")."""
+    by_round: dict[int, list[int]] = {}
+    for table in tables:
+        by_round.setdefault(table.round.number, []).append(table.number)
+    return in_words(f"round {number} {tables_phrase(numbers)}" for number, numbers in by_round.items())

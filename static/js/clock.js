@@ -2,20 +2,28 @@
 // own clock may be wrong, so the script asks the server for its time once (and every few minutes) and counts
 // from the server's time: every screen shows the same seconds. Without this script the time the server
 // rendered stands, and the server alone decides what is refused at time.
+// The phone's offset from the server's clock is kept on the phone: a page reloaded offline (rendered long
+// before) counts from it, and the table page's queue dates its entries by it (window.bidwhistServerNow).
 (function () {
   "use strict";
   const selector = "[data-clock-ends]";
+  const source = document.querySelector("[data-now-url]");
+  if (!source) return;
   const first = document.querySelector(selector);
-  if (!first) return;
-  let offset = Number(first.dataset.serverNow) - Date.now();
+  const kept = "bidwhist.serverOffset";
+  const stored = window.localStorage.getItem(kept);
+  let offset = stored !== null && isFinite(Number(stored)) ? Number(stored) :
+    Number(source.dataset.serverNow) - Date.now();
+  window.bidwhistServerNow = function () { return Date.now() + offset; };
 
   function measure() {
     const sent = Date.now();
-    fetch(first.dataset.nowUrl, { cache: "no-store", credentials: "same-origin" })
+    fetch(source.dataset.nowUrl, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) { return response.json(); })
       .then(function (data) {
         const back = Date.now();
         offset = data.now + (back - sent) / 2 - back;
+        window.localStorage.setItem(kept, String(offset));
         document.documentElement.dataset.clockSynced = "1";
       })
       .catch(function () {});
@@ -60,6 +68,7 @@
 
   measure();
   setInterval(measure, 300000);
+  if (!first) return;
   tick();
   setInterval(tick, 250);
 })();

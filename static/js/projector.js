@@ -15,26 +15,58 @@
     return count > 0 ? count : 1;
   }
 
-  // Cuts each panel into pages: as many lines as fit under its heading, times its columns.
+  function cut(element) {
+    return element.scrollWidth > element.clientWidth + 1;
+  }
+
+  function anyCut(line) {
+    return Array.from(line.querySelectorAll(".fit")).some(cut);
+  }
+
+  // Cuts each panel into pages: as many lines as fit under its heading, in each of its columns. Names are whole
+  // wherever the width allows: a page is in two columns only when each of its lines holds its names whole
+  // there, else in one; where one column cannot hold a line's players' whole names, their surnames show.
   function paginate() {
     pages = [];
     panels.forEach(function (panel) {
       panel.hidden = false;
       const list = panel.querySelector(".projector-lines");
       if (!list) {
-        pages.push({ panel: panel, lines: [], from: 0, to: 0, page: 0, count: 1 });
+        pages.push({ panel: panel, lines: [], from: 0, to: 0, page: 0, count: 1, one: false });
         panel.hidden = true;
         return;
       }
       const lines = Array.from(list.children);
       lines.forEach(function (line) { line.hidden = false; });
-      const lineHeight = lines.length ? lines[0].getBoundingClientRect().height : 1;
+      list.classList.remove("one");
+      list.querySelectorAll(".short").forEach(function (name) { name.classList.remove("short"); });
+      const two = columns(list) > 1;
+      const cutInTwo = lines.map(function (line) { return two && anyCut(line); });
+      list.classList.add("one");
+      list.querySelectorAll(".fit").forEach(function (name) {
+        if (name.querySelector(".surnames") && cut(name)) name.classList.add("short");
+      });
+      const heights = lines.map(function (line) { return line.getBoundingClientRect().height; });
       const room = window.innerHeight - list.getBoundingClientRect().top - 8;
-      const perPage = Math.max(1, Math.floor(room / lineHeight)) * columns(list);
-      const count = Math.max(1, Math.ceil(lines.length / perPage));
-      for (let page = 0; page < count; page++) {
-        pages.push({ panel: panel, lines: lines, from: page * perPage, to: (page + 1) * perPage, page: page, count: count });
+      // The lines from ``from`` that one column holds (at least one).
+      function column(from) {
+        let to = from;
+        for (let used = 0; to < lines.length && (to === from || used + heights[to] <= room); to++) used += heights[to];
+        return to;
       }
+      const cuts = [];
+      let from = 0;
+      do {
+        let to = column(from);
+        const further = two ? column(to) : to;
+        const one = !two || cutInTwo.slice(from, further).some(Boolean);
+        if (!one) to = further;
+        cuts.push({ from: from, to: to, one: one });
+        from = to;
+      } while (from < lines.length);
+      cuts.forEach(function (page, index) {
+        pages.push({ panel: panel, lines: lines, from: page.from, to: page.to, page: index, count: cuts.length, one: page.one });
+      });
       panel.hidden = true;
     });
   }
@@ -43,6 +75,8 @@
     const shown = pages[index];
     panels.forEach(function (panel) { panel.hidden = panel !== shown.panel; });
     shown.lines.forEach(function (line, at) { line.hidden = at < shown.from || at >= shown.to; });
+    const list = shown.panel.querySelector(".projector-lines");
+    if (list) list.classList.toggle("one", shown.one);
     const label = shown.panel.querySelector(".page-of");
     if (label) label.textContent = shown.count > 1 ? "· " + (shown.page + 1) + " of " + shown.count : "";
   }

@@ -192,6 +192,7 @@
     body.set("csrfmiddlewaretoken", csrfToken());
     body.set("hand-version", head.version);
     body.set("entry_id", head.id);
+    if (head.at) body.set("entered_at", String(Math.round(head.at)));
     fetch(head.url, {
       method: "POST",
       body: body,
@@ -216,9 +217,15 @@
         render();
         flush();
       } else if (answer.status === "conflict") {
-        // The sheet changed elsewhere: the page is loaded again to show it, with this entry open on it.
+        // The sheet changed elsewhere: the page is loaded again to show it, with this entry open on it as the
+        // hand now next, with the dealer the server gives it (the one the sheet now proposes).
         const queue = load();
         if (answer.hand) renumber(queue, answer.hand);
+        if (answer.dealer && queue[0] && queue[0].id === head.id) {
+          queue[0].fields = queue[0].fields.map(function (pair) {
+            return pair[0] === "hand-dealer" ? [pair[0], answer.dealer] : pair;
+          });
+        }
         save(queue);
         refuse(head.id, { message: answer.message, current: answer.version, field: "" }, true);
       } else if (answer.status === "refused") {
@@ -264,6 +271,16 @@
     return Number(form.dataset.nextHand) + queuedHere();
   }
 
+  // The sheet's status names the next hand as the server last sent it; while entries wait on the phone the
+  // form is for a later hand, and the status line (its card too, when it says nothing else) steps aside.
+  function showNextHand(number) {
+    const line = document.getElementById("next-hand");
+    if (!line) return;
+    line.hidden = number !== Number(form.dataset.nextHand);
+    const card = line.parentNode;
+    card.hidden = line.hidden && card.textContent.trim() === line.textContent.trim();
+  }
+
   function showNumber() {
     const fixing = refusedEntry();
     const number = fixing ? fixing.hand : nextHandNumber();
@@ -271,6 +288,7 @@
     heading.firstChild.textContent = fixing ? "Correct hand " : "Enter hand ";
     form.querySelectorAll(".hand-number").forEach(function (span) { span.textContent = number; });
     submit.textContent = "Save hand " + number;
+    showNextHand(number);
   }
 
   const answers = ["bidder", "bid", "books", "suit", "direction", "out_of_turn"];
@@ -400,6 +418,9 @@
           fields: fields,
           version: queue.length ? null : Number(versionInput().value),
           hand: nextHandNumber(),
+          // When it was entered, on the server's clock: a hand entered before time was called counts as
+          // played before the call, however late the network lets it reach the server.
+          at: window.bidwhistServerNow ? window.bidwhistServerNow() : Date.now(),
           words: describe(),
           state: "waiting",
           message: "",

@@ -1,9 +1,11 @@
 """The bracket on a desk and on a phone: the final reached by scrolling the bracket sideways, a team's path
-marked, and on the projector the whole 16-seed tree on one screen."""
+marked, an 8-team double elimination's both brackets whole on a desk, and on the projector the whole 16-seed
+tree on one screen."""
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_first_use import SCREENSHOTS, long_named_field  # noqa: F401 (fixture)
 from tests.conftest import round_published
 from tournament.models import PlayoffMatch
 from tournament.services.playoffs import playoff_publish, playoff_seed
@@ -42,6 +44,24 @@ def test_the_final_is_in_view_after_scrolling_and_a_path_is_marked(browser, live
     page.wait_for_url("**/bracket/?team=*")
     assert page.locator("g.match.on-path").count() == 2, "the seed's first match and the one it went on to"
     assert page.locator("path.bracket-line.on-path").count() == 1
+    page.close()
+
+
+def test_an_8_team_double_elimination_shows_both_brackets_whole_on_a_desk(browser, live_server, long_named_field):  # noqa: F811
+    long_named_field.qualifying_rounds = 1
+    long_named_field.save()
+    playoff_seed(tournament=long_named_field, teams=8, double=True)
+    playoff_publish(tournament=long_named_field)
+    page = browser.new_page(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    page.goto(f"/t/{long_named_field.slug}/bracket/")
+    page.screenshot(path=str(SCREENSHOTS / "bracket-double-8-1280x800.png"), full_page=True)
+    for title in ("Winners' bracket", "Losers' bracket"):
+        scroll = page.get_by_role("region", name=f"{title}: scrolls sideways with the arrow keys")
+        assert scroll.evaluate("box => box.scrollWidth <= box.clientWidth"), f"the {title} scrolls sideways"
+        for index in range(scroll.locator("g.match").count()):
+            box = scroll.locator("g.match").nth(index).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, f"a match of the {title} is off the screen"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
     page.close()
 
 

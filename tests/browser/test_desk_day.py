@@ -106,15 +106,16 @@ class DeskDay:
         assert received == sum((p.amount for p in live if p.kind == "received"), D(0))
 
     def sheet_balances(self) -> None:
-        """The payout sheet's desk: it should hold fees in less refunds, the house's share and the prizes paid, and
-        that is what it still has to pay."""
+        """The payout sheet's desk: it should hold fees in less refunds and the prizes paid, the house's share still
+        in the box, and that is the house's share and what it still has to pay."""
         shown = self.page.locator("#balance").inner_text()
         held = amounts(shown, "The desk should hold")
-        parts = [amounts(shown, label) for label in ("Fees received", "Refunded", "House's share", "Prizes paid")]
-        assert held == parts[0] - parts[1] - parts[2] - parts[3], shown
-        assert held == amounts(shown, "Prizes still to pay"), "the desk holds what it still has to pay"
+        parts = [amounts(shown, label) for label in ("Fees received", "Refunded", "Prizes paid")]
+        house = amounts(shown, "Of which the house's share")
+        assert held == parts[0] - parts[1] - parts[2], shown
+        assert held == house + amounts(shown, "Prizes still to pay"), "the house's share and what is still to pay"
         sheet = payout_sheet(self.tournament)
-        assert (sheet.held, sheet.paid_out, sheet.difference) == (held, parts[3], D(0))
+        assert (sheet.held, sheet.house, sheet.paid_out, sheet.difference) == (held, house, parts[2], D(0))
 
     # The day's steps.
     def money_settings(self) -> None:

@@ -245,3 +245,21 @@ def test_large_text_stays_on_a_phone_that_loses_the_network(phone, dealt_table, 
     phone.reload()
     expect(phone.get_by_role("link", name="Normal text")).to_be_visible()
     phone.context.set_offline(False)
+
+
+def test_a_phone_with_hands_waiting_shows_only_the_hand_being_entered(phone, dealt_table):
+    sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "N", 3, "high", 9))
+    go_offline(phone, dealt_table)
+    expect(phone.locator("#next-hand")).to_contain_text("Hand 2")
+    enter_offline(phone, "E ·", "4 Special", 10)
+    expect(phone.locator("#hand-form h2")).to_have_text("Enter hand 3")
+    expect(phone.locator("#sheet-status"), "no stale 'Hand 2 · dealer' line above 'Enter hand 3'").to_be_hidden()
+    phone.reload()
+    expect(phone.locator("#hand-form h2")).to_have_text("Enter hand 3")
+    expect(phone.locator("#sheet-status"), "nor once the page is reloaded offline").to_be_hidden()
+
+    phone.context.set_offline(False)
+    phone.get_by_text("Hand 2 saved").wait_for(timeout=20_000)
+    expect(phone.locator("#hand-form h2")).to_have_text("Enter hand 3")
+    expect(phone.locator("#next-hand")).to_contain_text("Hand 3 · dealer: South")
+    assert phone.locator("#entry").inner_text().count("Hand 2 ·") == 0

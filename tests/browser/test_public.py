@@ -1,9 +1,11 @@
-"""A player on a phone finds their table, their team's hands and the standings."""
+"""A player on a phone finds their table, their team's hands and the standings, also in large text."""
 
 import re
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
+from tests.browser.test_first_use import SCREENSHOTS, long_named_field  # noqa: F401 (fixture)
 from tests.conftest import round_published
 
 
@@ -50,3 +52,42 @@ def test_the_links_a_player_taps_are_44_px_tall(phone, transactional_db, tournam
     phone.goto(f"/t/{tournament.slug}/draw/")
     heights.append(phone.locator(".draw-side a").first.bounding_box()["height"])
     assert min(heights) >= 44, heights
+
+
+# Each word of the cells' text as the browser lays it out: a word drawn on more than one line is broken.
+BROKEN_WORDS = """table => {
+  const broken = [];
+  for (const cell of table.querySelectorAll("th, td")) {
+    if (!cell.offsetParent) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const found of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, found.index);
+        range.setEnd(node, found.index + found[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).map(rect => Math.round(rect.top)));
+        if (lines.size > 1) broken.push(found[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def test_large_text_standings_keep_words_whole_on_a_phone(browser, live_server, long_named_field):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    context.add_cookies([{"name": "display", "value": "large", "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"/t/{long_named_field.slug}/standings/")
+    table = page.locator("table.standings")
+    table.screenshot(path=str(SCREENSHOTS / "standings-large-text-390x844.png"))
+    assert float(table.locator("td").first.evaluate("cell => parseFloat(getComputedStyle(cell).fontSize)")) >= 24
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
+    assert page.locator(".table-wrap").evaluate("wrap => wrap.scrollWidth <= wrap.clientWidth"), "the table does"
+    assert table.evaluate(BROKEN_WORDS) == [], "a word is broken across lines"
+    assert table.locator("tbody tr").count() == 16
+    for row in table.locator("tbody tr").all():
+        for part in ("td:first-child", "td:nth-child(2)", "td.nowrap", "td.num >> nth=0"):
+            box = row.locator(part).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], f"{row.inner_text()}: {part} is cut"
+    context.close()

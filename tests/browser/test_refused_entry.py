@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from scoring.rules import DealStyle
 from tests.browser import test_phone_entry
+from tests.browser.conftest import PHONE
 from tests.browser.test_phone_entry import enter_offline, go_offline, in_view
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
@@ -104,19 +105,46 @@ def test_books_out_of_range_open_at_the_books(phone, kitty_table):
     assert entered(kitty_table) == [(1, "N", "N", 9)]
 
 
-def test_a_stale_entry_opens_on_the_sheet_as_it_now_is(phone, dealt_table):
+def test_a_stale_entry_opens_on_the_sheet_as_it_now_is_with_the_dealer_now_proposed(phone, dealt_table):
     phone.goto(f"/table/{dealt_table.secret}/")
     sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "E", 5, "high", 11))
     type_hand(phone, "N ·", "3", 9)
-    typed = {"dealer": "N", "bidder": "N", "bid": "3:high", "books": "9"}
-    assert_opened_for_correction(phone, 2, None, "changed on another device", typed)
+    typed = {"dealer": "E", "bidder": "N", "bid": "3:high", "books": "9"}
+    said = "changed on another device after this was entered: Hand 1: 5 by East, 11 books"
+    assert_opened_for_correction(phone, 2, None, said, typed)
+    problem = phone.locator("#hand-form .queue-problem").inner_text()
+    assert "This entry is now hand 2, and the dealer is now East; the rest is as you typed it" in problem
     assert phone.locator("#total-ew").inner_text() != "0", "the page shows the other device's hand"
     assert entered(dealt_table) == [(1, "N", "E", 11)]
 
-    tap(phone.locator("#hand-form"), "dealer", "E ·")
     phone.locator("#hand-form #hand-submit").click()
     phone.get_by_text("Hand 2 saved").wait_for()
     assert entered(dealt_table) == [(1, "N", "E", 11), (2, "E", "N", 9)]
+
+
+def test_without_javascript_a_stale_entry_comes_back_with_the_dealer_now_proposed(browser, live_server, dealt_table):
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"/table/{dealt_table.secret}/")
+    form = page.locator("#hand-form")
+    tap(form, "bidder", "S ·")
+    tap_bid(form, "4")
+    form.locator("[data-field=books] label").nth(10).click()
+    form.get_by_role("button", name="Show points").click()
+    sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "E", 5, "high", 11))
+    page.get_by_role("button", name="Save hand 1").click()
+
+    problem = page.locator("#hand-form").get_by_text("changed on another device after this was entered")
+    expect(problem).to_contain_text("Hand 1: 5 by East, 11 books")
+    expect(problem).to_contain_text("This entry is now hand 2, and the dealer is now East")
+    assert in_view(page, problem)
+    typed = {"dealer": "E", "bidder": "S", "bid": "4:high", "books": "10"}
+    assert {name: checked(page, name) for name in typed} == typed, "the rest as typed, the dealer now proposed"
+    page.locator("#hand-form").get_by_role("button", name="Show points").click()
+    page.get_by_role("button", name="Save hand 2").click()
+    expect(page.get_by_text("Hand 2 saved")).to_be_visible()
+    assert entered(dealt_table) == [(1, "N", "E", 11), (2, "E", "S", 10)]
+    context.close()
 
 
 def test_a_closed_round_refuses_the_entry_in_view_and_it_can_be_discarded(phone, dealt_table):

@@ -3,6 +3,7 @@ the hall show the same seconds."""
 
 import re
 import time
+from datetime import datetime
 
 import pytest
 from django.utils import timezone
@@ -10,10 +11,14 @@ from playwright.sync_api import expect
 
 from scoring import RuleSet
 from tests.browser.conftest import PHONE
+from tests.browser.test_phone_entry import enter_offline, go_offline
+from tournament.models import Hand, LogEntry, Table
+from tournament.services import sheets
 from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
+from tournament.services.sheets.time import clock_time
 
 PROJECTOR = {"width": 1280, "height": 720}
 SHOWN_SECONDS = """clock => {
@@ -136,3 +141,42 @@ def test_the_live_view_left_open_stops_its_clock_when_the_last_sheet_is_signed(
     expect(round_clock.locator(".clock-words")).to_have_text("Complete: every sheet is signed", timeout=40_000)
     assert section.locator("[data-clock-ends]").count() == 0
     assert section.locator("button").count() == 0, "no clock button is offered over a complete round"
+
+
+@pytest.fixture
+def clocked_table(transactional_db, tournament, make_teams):
+    """The one table of a round whose 20-minute clock runs, North named as the first dealer."""
+    tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
+    make_teams(tournament, 2)
+    round_ = round_clock_start(round=round_publish(round=round_draw(tournament=tournament, method="manual")))
+    return sheets.table_first_dealer_set(table=round_.tables.get(), version=0, seat="N")
+
+
+def test_hands_entered_offline_before_time_was_called_count_once_back(browser, live_server, clocked_table, staff):
+    """A phone whose own clock is 7 minutes fast enters two hands with the network down; the director calls time
+    at the table meanwhile. Back online, both hands count as played before the call (their entry times read
+    against the server's clock), and the table's history says when each was entered."""
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    phone = context.new_page()
+    phone.set_default_timeout(10_000)
+    phone.clock.install(time=time.time() + 7 * 60)
+    go_offline(phone, clocked_table)
+    enter_offline(phone, "N ·", "3", 9)
+    enter_offline(phone, "E ·", "4 Special", 10)
+    clocked_table.refresh_from_db()
+    sheets.table_time_call(table=clocked_table, version=clocked_table.version, actor=staff)
+
+    phone.context.set_offline(False)
+    phone.get_by_text("Hand 2 saved").wait_for(timeout=20_000)
+    expect(phone.locator("#sheet-status")).to_contain_text("Time called after hand 2")
+    assert [(h.dealer, h.books) for h in Hand.objects.filter(table=clocked_table)] == [("N", 9), ("E", 10)]
+    assert phone.locator("#queue .queue-item").count() == 0, "nothing kept back for staff"
+    entries = LogEntry.objects.filter(table=clocked_table, action=LogEntry.Action.HAND_ADDED)
+    called_at = clock_time(Table.objects.get(pk=clocked_table.pk).time_called_at)
+    for entry in entries:
+        entered, call = (datetime.fromisoformat(entry.after[key]) for key in ("entered_at", "before_the_call"))
+        assert entered < call, "entered before the call, on the server's clock (the phone's is 7 minutes fast)"
+    phone.goto(f"/table/{clocked_table.secret}/history/")
+    history = phone.locator("main").inner_text()
+    assert history.count(f"before time was called at {called_at}") == 2, history
+    context.close()

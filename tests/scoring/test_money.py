@@ -112,13 +112,40 @@ def test_amounts_are_kept_with_cents():
     assert [str(amount_check(typed, field="amount")) for typed in (" 25.5 ", ".5", "5.")] == ["25.50", "0.50", "5.00"]
 
 
-@pytest.mark.parametrize("typed", ["٥٠", "５０", "1_000", "1E+3", "NaN", "Infinity", "+5", "1,000", ".", "50\u200b"])
+@pytest.mark.parametrize("typed", ["٥٠", "５０", "1_000", "1E+3", "NaN", "Infinity", "+5", ".", "50\u200b", "$"])
 def test_money_is_ascii_digits_with_an_optional_decimal_point_only(typed):
     """As every other number typed into the app: other digits, separators and exponents are refused."""
     with pytest.raises(ScoringError, match="such as 25"):
         amount_check(typed, field="amount")
     with pytest.raises(ScoringError, match="such as 10"):
         percent_check(typed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "amount"),
+    [("$100", "100.00"), (" $ 25.50", "25.50"), ("1,000", "1000.00"), ("$1,234.5", "1234.50"), ("2 500", "2500.00")],
+)
+def test_an_amount_is_taken_as_people_write_money(typed, amount):
+    """A dollar sign before it, the thousands grouped by commas or spaces."""
+    assert str(amount_check(typed, field="amount")) == amount
+
+
+@pytest.mark.parametrize("typed", ["1,00", "1,0000", "10,000 000", ",100", "100$5", "$$5", "1.000,50", "1,000.5.0"])
+def test_a_grouping_that_is_not_thousands_is_refused(typed):
+    with pytest.raises(ScoringError, match="such as 25"):
+        amount_check(typed, field="amount")
+
+
+@pytest.mark.parametrize("typed", ["-$5", "$-5", "-1,000"])
+def test_a_negative_amount_with_a_sign_or_commas_is_refused_by_name(typed):
+    with pytest.raises(ScoringError, match="negative"):
+        amount_check(typed, field="amount")
+
+
+def test_a_percentage_takes_no_dollar_sign_nor_thousands():
+    for typed in ("$10", "1,000"):
+        with pytest.raises(ScoringError, match="such as 10"):
+            percent_check(typed)
 
 
 def test_side_pot_by_placing_places_its_teams_among_themselves():

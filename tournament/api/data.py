@@ -81,6 +81,7 @@ def round_result_out(outcome: TeamOutcome) -> dict:
         "points_against": outcome.points_against,
         "result": outcome.result,
         "counted": outcome.counted,
+        "provisional": outcome.provisional,
         "line": outcome.line,
     }
 
@@ -162,7 +163,8 @@ def round_out(
         published_at=round_.published_at,
         tables=[table_out(table, with_hands=with_hands) for table in tables],
         byes=[team_ref(seating.team) for seating in byes],
-        bye_credit=byes[0].credit if byes else None,
+        bye_credit=byes[0].credit.points if byes and byes[0].credit else None,
+        bye_credit_provisional=bool(byes and byes[0].credit and byes[0].credit.provisional),
         sitting_out=[team_ref(team) for team in sitting_out],
         substitutes=[
             schemas.SubstituteOut(team=sub.team.number, replaces=sub.replaces.name, name=sub.name)
@@ -204,6 +206,7 @@ def standing_out(row: StandingRow) -> schemas.StandingOut:
         won_lost_tied=row.won_lost_tied,
         rounds_won=record.rounds_won,
         points_for=record.points_for,
+        points_for_provisional=row.provisional,
         points_against=record.points_against,
         difference=record.difference,
         hands_won=record.hands_won,

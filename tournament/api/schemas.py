@@ -118,8 +118,12 @@ class RoundResultOut(Schema):
     points_against: int
     result: Result = Field(description="What the round came to for the team.")
     counted: bool = Field(
-        description="The standings count the round now: false while its table is in play, and for a bye or a "
-        "forfeit won until every table of the round is signed."
+        description="The standings count the round now: false while its table is in play (a bye or a forfeit won "
+        "counts as soon as its round is out, as the absent team's loss does)."
+    )
+    provisional: bool = Field(
+        description="A bye's or a forfeit's points that can still move: the average of the round's winners so "
+        "far, until every table of the round is signed."
     )
     line: str = Field(description="The round as the pages say it, e.g. 'won 12–4', 'won by forfeit, 7 points'.")
 
@@ -163,7 +167,11 @@ class RoundOut(Schema):
     tables: list[TableOut]
     byes: list[TeamRef]
     bye_credit: int | None = Field(
-        description="The points a bye of this round is credited; null until every table of the round is signed."
+        description="The points a bye of this round is credited (provisional until every table of the round is "
+        "signed); null when the round has no bye."
+    )
+    bye_credit_provisional: bool = Field(
+        description="Whether the bye's credit can still move: a table of the round is not signed yet."
     )
     sitting_out: list[TeamRef] = []
     substitutes: list[SubstituteOut] = []
@@ -183,6 +191,10 @@ class StandingOut(Schema):
     won_lost_tied: str
     rounds_won: float
     points_for: int
+    points_for_provisional: bool = Field(
+        description="The points for hold a bye's or a forfeit's credit that can still move (a table of its round is "
+        "not signed yet)."
+    )
     points_against: int
     difference: int
     hands_won: int

@@ -1,5 +1,7 @@
 """The director's clock buttons: what to do to the clock, and the minutes to add."""
 
+from typing import cast
+
 from django import forms
 
 from scoring.clock import MAX_ADDED_MINUTES
@@ -19,7 +21,7 @@ class ClockForm(forms.Form):
     def __init__(self, *args, table: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         if table:
-            self.fields["action"].choices = TABLE_ACTIONS
+            cast(forms.ChoiceField, self.fields["action"]).choices = TABLE_ACTIONS
 
 
 class TimeCallForm(forms.Form):

@@ -25,7 +25,7 @@ def static_fingerprint() -> str:
     digest.update(repr(settings.STORAGES["staticfiles"]).encode())
     for package in ("Django", "whitenoise"):
         digest.update(f"{package} {importlib.metadata.version(package)}\n".encode())
-    found = {}
+    found: dict[str, str] = {}
     for finder in get_finders():
         for path, storage in finder.list(["CVS", ".*", "*~"]):
             found.setdefault(path, storage.path(path))

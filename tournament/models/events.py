@@ -206,6 +206,11 @@ class TeamNaming:
         return " & ".join(self.player_name_list)
 
     @property
+    def player_surnames(self) -> str:
+        """The players' last names, for a line too short for their whole names (the projector)."""
+        return " & ".join(name.split()[-1] for name in self.player_name_list if name.split())
+
+    @property
     def display_name(self) -> str:
         return self.name or self.player_names or f"Team {self.number}"
 

@@ -13,7 +13,7 @@ class Pot(models.TextChoices):
 
 # The tournament's money settings (RULES.md, Money), as the services, the forms and the archive name them.
 MONEY_SETTINGS = ("entry_fee", "side_pot_fee", "house_percent", "payout_percents", "side_pot_rule")
-PRIZE_FROM = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
+PRIZE_FROM: dict[str, str] = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
 
 
 class Payment(models.Model):

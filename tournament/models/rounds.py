@@ -81,9 +81,9 @@ def new_table_secret() -> str:
 class Table(models.Model):
     """Two teams at one numbered table for one round; its secret opens the scorekeeper's page."""
 
-    # What a forfeit won here is credited, given by ``selectors.credits_attach`` where a page shows the round's
-    # tables; None until every table of the round is signed.
-    credit: int | None = None
+    # What a forfeit won here is credited (a ``scoring.Credit``, provisional until every table of the round is
+    # signed), given by ``selectors.credits_attach`` where a page shows the round's tables.
+    credit = None
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
@@ -235,8 +235,8 @@ class Table(models.Model):
 class Seating(models.Model):
     """Where a team plays in a round: a table and side, or a bye (no table)."""
 
-    # What a bye is credited, given by ``selectors.credits_attach``; None until every table is signed.
-    credit: int | None = None
+    # What a bye is credited (a ``scoring.Credit``), given by ``selectors.credits_attach``; None in a draft.
+    credit = None
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="seatings")

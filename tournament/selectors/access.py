@@ -1,6 +1,7 @@
 """Which addresses are locked out of the staff login now, and which accounts were tried from each."""
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from axes.models import AccessAttempt
 from django.conf import settings
@@ -11,7 +12,7 @@ from django.utils import timezone
 class Lockout:
     address: str
     failures: int
-    last_try: object
+    last_try: datetime
     accounts: tuple[str, ...]
 
 
@@ -21,7 +22,7 @@ def locked_logins() -> list[Lockout]:
         attempt_time__gte=timezone.now() - settings.AXES_COOLOFF_TIME, ip_address__isnull=False
     ).values_list("ip_address", "username", "failures_since_start", "attempt_time")
     failures: dict[str, int] = {}
-    last_try: dict[str, object] = {}
+    last_try: dict[str, datetime] = {}
     accounts: dict[str, set[str]] = {}
     for address, username, count, attempt_time in recent:
         failures[address] = failures.get(address, 0) + count

@@ -28,6 +28,9 @@ POINTS_ROOM = 26 + 12
 CHAR = 7.6
 LEAF_CHAR = 7.0
 SQUEEZE = 0.62
+# The column of teams dropping into the losers' bracket's first round: only leaves, narrower than a box, so
+# that an 8-team losers' bracket (that column and four rounds) shows whole on a desktop as its winners' does.
+DROP_COLUMN = 150
 
 
 @dataclass
@@ -68,6 +71,7 @@ class Leaf:
     x: int
     y: int
     text: str
+    width: int
     on_path: bool = False
     squeeze: int | None = None
 
@@ -117,6 +121,12 @@ def desk_box_limit(columns: int) -> int:
     """The widest box with which a tree of ``columns`` rounds still shows whole on a desktop, never narrower
     than MAX_BOX_WIDTH (a 16-seed bracket)."""
     return max(MAX_BOX_WIDTH, (DESK_WIDTH - 4 + GAP) // max(columns, 1) - GAP)
+
+
+def losers_box_limit(columns: int) -> int:
+    """The widest box with which a losers' bracket of ``columns`` rounds, after its column of teams dropping
+    in, still shows whole on a desktop, never narrower than BOX_WIDTH."""
+    return max(BOX_WIDTH, (DESK_WIDTH - 4 - DROP_COLUMN) // max(columns, 1) - GAP)
 
 
 def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: dict, box_width: int) -> Side:
@@ -176,8 +186,10 @@ def section_draw(
     drawn: dict[str, Box] = {}
     slots = [0]
 
+    lead = DROP_COLUMN + GAP if offset else 0
+
     def column_x(column: int) -> int:
-        return (column + offset) * (box_width + GAP)
+        return lead + column * (box_width + GAP)
 
     def next_y() -> int:
         y = HEADER + slots[0] * SLOT + LABEL
@@ -198,11 +210,12 @@ def section_draw(
                 ends.append((y, row, column_x(feeder.bracket_round - first) + box_width, source.value, came))
             elif column + offset > 0:
                 y = next_y()
-                text, squeeze = fitted(_external(source, labels, seeds_by_number), box_width - 8, LEAF_CHAR)
-                leaf = Leaf(column_x(column - 1), y, text, squeeze=squeeze)
+                x, width = (0, DROP_COLUMN) if column == 0 else (column_x(column - 1), box_width)
+                text, squeeze = fitted(_external(source, labels, seeds_by_number), width - 8, LEAF_CHAR)
+                leaf = Leaf(x, y, text, width, squeeze=squeeze)
                 leaf.on_path = team is not None and f"#{team} " in leaf.text
                 section.leaves.append(leaf)
-                ends.append((y + ROW // 2, row, leaf.x + box_width, None, leaf.on_path))
+                ends.append((y + ROW // 2, row, leaf.x + width, None, leaf.on_path))
         y = round(sum(end[0] for end in ends) / len(ends) - BOX_HEIGHT // 2) if len(ends) == 2 else next_y()
         placed[match.code] = y
         x = column_x(column)
@@ -300,7 +313,9 @@ def bracket_tree(
     if third:
         _third_place_add(sections[-1], section_draw("Third-place match", third, **options))
     if double:
-        sections.append(section_draw("Losers' bracket", [m for m in matches if m.bracket == LOSERS], **options))
+        losers = [m for m in matches if m.bracket == LOSERS]
+        limit = min(options["limit"], losers_box_limit(len({m.bracket_round for m in losers})))
+        sections.append(section_draw("Losers' bracket", losers, **{**options, "limit": limit}))
         finals = [m for m in matches if m.bracket == FINAL and not (m.conditional and (m.not_needed or not m.top_team))]
         sections.append(section_draw("Grand final", finals, **options))
     return BracketTree(sections, teams=[s.team for s in seeded], team=team)

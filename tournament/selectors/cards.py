@@ -52,7 +52,7 @@ def _moves(table: Table, later: Round) -> list[Move]:
     for team in teams:
         seating = placed.get(team.pk)
         if seating is not None:
-            number = seating.table.number if seating.table_id else None
+            number = seating.table.number if seating.table else None
             moves.append(Move(team, later.number, number, seating.pair))
     return moves
 

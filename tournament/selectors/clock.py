@@ -92,7 +92,7 @@ def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = Non
     level = clock.level(now, warn_minutes=rules.warn_minutes, last_warn_minutes=rules.last_warn_minutes)
     called = record.time_called_after if isinstance(record, Table) else None
     return ClockView(
-        remaining=clock.remaining(now),
+        remaining=clock.remaining(now) or 0,
         ends_at=clock.ends_at,
         level=level,
         warn_minutes=rules.warn_minutes,
@@ -114,28 +114,33 @@ def round_projections(round_: Round, tables: list[Table], rules: RuleSet) -> lis
     hands were saved, the likeliest to run over first (one query)."""
     if round_.clock_started_at is None:
         return []
-    playing = {table.pk: table for table in tables if table.clock_ends_at and not table.complete and not table.signed}
+    playing = {
+        table.pk: (table, ends_at)
+        for table in tables
+        if (ends_at := table.clock_ends_at) and not table.complete and not table.signed
+    }
     saved: dict[int, list[datetime]] = {pk: [] for pk in playing}
     for table_id, created_at in Hand.objects.filter(table_id__in=playing, counts=True).values_list(
         "table_id", "created_at"
     ):
         saved[table_id].append(created_at)
     now = timezone.now()
+    started_at = round_.clock_started_at
     projections = [
         (
             table,
             projected_finish(
-                started_at=round_.clock_started_at,
-                ends_at=table.clock_ends_at,
+                started_at=started_at,
+                ends_at=ends_at,
                 hand_saved_at=saved[table.pk],
                 hands_per_round=rules.hands_per_round,
                 now=now,
             ),
         )
-        for table in playing.values()
+        for table, ends_at in playing.values()
     ]
 
-    def overtime_first(pair: tuple[Table, Projection]):
+    def overtime_first(pair: tuple[Table, Projection]) -> tuple[bool, int, int]:
         over = pair[1].minutes_over
         return (over is None, -(over or 0), pair[0].number)
 

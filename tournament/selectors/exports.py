@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
 
-from scoring import Pair, TeamOutcome, team_outcome
+from scoring import Credit, Pair, TeamOutcome, team_outcome
 from tournament.models import Hand, Penalty, Round, Seating, Table, Tournament
 from tournament.selectors.prefetch import penalties
 from tournament.selectors.standings import forfeit_credits
@@ -57,11 +57,11 @@ class RulingRow(_NoHand):
 @dataclass(frozen=True)
 class ForfeitRow(_NoHand):
     """A forfeit as a row of the hands export (no hand was played): each team's round as every surface says it,
-    with the points the standings count — the present team's credit once every table of the round is signed
-    (``credit``, None before), an absent team 0 — so the export's points add up as the standings do."""
+    with the points the standings count — the present team's credit (``credit``, provisional until every table of
+    the round is signed), an absent team 0 — so the export's points add up as the standings do."""
 
     table: Table
-    credit: int | None
+    credit: Credit | None
     listed_penalties = ()
 
     def _outcome(self, pair: Pair) -> TeamOutcome:

@@ -5,7 +5,9 @@ from django.db.models import Q, QuerySet
 from tournament.models import LogEntry, Team, Tournament
 
 
-def log_entries(tournament: Tournament, *, round_number: int | None = None, team: Team | None = None):
+def log_entries(
+    tournament: Tournament, *, round_number: int | None = None, team: Team | None = None
+) -> QuerySet[LogEntry]:
     """Newest first. A team's entries are those about the team and those of the tables it played at."""
     entries: QuerySet[LogEntry] = LogEntry.objects.filter(tournament=tournament).select_related(
         "team", "table__round", "table__playoff_match"

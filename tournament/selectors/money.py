@@ -210,13 +210,14 @@ class PayoutSheet:
 
     @property
     def held(self) -> Decimal:
-        """What the desk should hold now: fees in, less refunds, the house's share and the prizes paid."""
-        return self.desk.received - self.desk.refunded - self.house - self.paid_out
+        """What the desk should hold now: fees in, less refunds and the prizes paid. The house's share is in the
+        box with the rest until the house takes it, so it is counted here, never taken off."""
+        return self.desk.received - self.desk.refunded - self.paid_out
 
     @property
     def difference(self) -> Decimal:
-        """What the desk holds beyond what the sheet still has to pay (0 when it balances)."""
-        return self.held - self.still_to_pay
+        """What the desk holds beyond the house's share and what the sheet still has to pay (0 when it balances)."""
+        return self.held - self.house - self.still_to_pay
 
     @property
     def differences(self) -> list[str]:
@@ -243,8 +244,8 @@ class PayoutSheet:
 
     @property
     def balanced(self) -> bool:
-        """Fees in = payouts + house + refunds: every prize paid and nothing left over."""
-        return self.final and self.held == 0 and self.still_to_pay == 0
+        """Fees in = payouts + house + refunds: every prize paid, and the desk holds the house's share alone."""
+        return self.final and self.difference == 0 and self.still_to_pay == 0
 
 
 def payout_sheet(tournament: Tournament) -> PayoutSheet:

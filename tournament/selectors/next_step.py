@@ -6,8 +6,7 @@ from django.db.models import Count, Q
 from django.urls import reverse
 
 from tournament.models import Round, Table, Tournament
-from tournament.services.draws.making import still_playing_words
-from tournament.wording import in_words
+from tournament.wording import in_words, still_playing_words
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """What each team made of its tournaments, for series and persons: qualifying rounds won (byes included)
 and how far it went in a decided playoff. A fixed number of queries for any number of tournaments and teams."""
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from scoring.series import Finish, finish_from_place
@@ -27,13 +28,13 @@ class Outcome:
         return finish_from_place(self.place)
 
 
-def _qualifying_wins(tournament_ids) -> dict[int, int]:
+def _qualifying_wins(tournament_ids: Collection[int]) -> dict[int, int]:
     """Qualifying rounds won, byes and forfeits won included: the standings' own count (``tournaments_tallies``)."""
     wins = TALLY.index("wins")
     return {team_id: tally[wins] for team_id, tally in tournaments_tallies(tournament_ids).items()}
 
 
-def _places(tournament_ids) -> dict[int, tuple[int, str, bool]]:
+def _places(tournament_ids: Collection[int]) -> dict[int, tuple[int, str, bool]]:
     """Each playoff team's final place, how far it went and whether the place is shared, for the tournaments whose
     playoff is decided."""
     return {
@@ -43,7 +44,7 @@ def _places(tournament_ids) -> dict[int, tuple[int, str, bool]]:
     }
 
 
-def team_outcomes(tournament_ids) -> dict[int, Outcome]:
+def team_outcomes(tournament_ids: Collection[int]) -> dict[int, Outcome]:
     """Outcome per team id of the tournaments (teams with nothing yet are absent: no wins, no place)."""
     tournament_ids = list(tournament_ids)
     if not tournament_ids:

@@ -14,7 +14,7 @@ from itertools import groupby
 from scoring.bracket import FINAL, THIRD, Decided, FinalPlace, Source, final_places, stage_name
 from tournament.models import PlayoffMatch, PlayoffSeed, Team, Tournament
 from tournament.selectors.prefetch import members
-from tournament.selectors.standings import qualifying_rounds_signed, tournament_standings
+from tournament.selectors.standings import StandingTeam, qualifying_rounds_signed, tournament_standings
 
 CHAMPION = "Champion"
 BY_THE_STANDINGS = "By the standings (no playoff)"
@@ -25,7 +25,7 @@ NOT_IN_THE_PLAYOFF = "Did not reach the playoff"
 class Placing:
     place: int
     shared: bool
-    team: Team
+    team: Team | StandingTeam
     reached: str
 
     @property

@@ -79,12 +79,20 @@ MEMBER_FIELDS = (
 )
 
 
-def _row_for(player_id, name, city, person_id, person_name, person_city, hidden) -> SeriesRow:
+def _row_for(
+    player_id: int,
+    name: str,
+    city: str,
+    person_id: int | None,
+    person_name: str | None,
+    person_city: str | None,
+    hidden: bool | None,
+) -> SeriesRow:
     if person_id is None:
         return SeriesRow(("player", player_id), name, city, None, False)
     if hidden:
         return SeriesRow(("person", person_id), HIDDEN_NAME, "", None, True, hidden=True)
-    return SeriesRow(("person", person_id), person_name, person_city, person_id, True)
+    return SeriesRow(("person", person_id), person_name or "", person_city or "", person_id, True)
 
 
 def series_standings_of(series: Series) -> SeriesStandings:

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 
-from scoring import Pair, bye_points
+from scoring import Credit, Pair, bye_points
+from scoring.outcome import PROVISIONAL
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
 from tournament.models import Round, Seating, Team, TeamMember, TeamRecords, Tournament
@@ -35,10 +36,18 @@ class StandingRow:
     team: StandingTeam
     record: TeamRecord
     byes: int
+    # Whether its points hold a bye's or a forfeit's credit whose round is not complete yet.
+    provisional: bool = False
 
     @property
     def won_lost_tied(self) -> str:
         return f"{self.record.wins}-{self.record.losses}-{self.record.ties}"
+
+    @property
+    def points_shown(self) -> str:
+        """The points for as every standings surface shows them, marked while a credit in them is provisional."""
+        points = self.record.points_for
+        return f"{points}{PROVISIONAL}" if self.provisional else str(points)
 
 
 def _signed_seatings(tournament: Tournament, *, forfeits: bool = False):
@@ -84,7 +93,8 @@ def _teams_in_play(tournament: Tournament) -> list[StandingTeam]:
     ]
 
 
-# A team's tally as stored (``TeamRecords.records``): its record's numbers (byes credited), then its byes.
+# A team's tally as stored (``TeamRecords.records``): its record's numbers (byes credited), then its byes, then
+# how many of those byes' credits are provisional (none in records stored before there were).
 TALLY = ("wins", "losses", "ties", "points_for", "points_against", "hands_won", "bostons")
 
 
@@ -130,11 +140,12 @@ def team_tallies(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
             (row.get("wins") or 0) + len(byes),
             (row.get("losses") or 0) + forfeit_losses.get(team_id, 0),
             row.get("ties") or 0,
-            (row.get("points_for") or 0) + sum(byes),
+            (row.get("points_for") or 0) + sum(credit.points for credit in byes),
             row.get("points_against") or 0,
             hand_row.get("hands_won") or 0,
             hand_row.get("bostons") or 0,
             len(byes),
+            sum(credit.provisional for credit in byes),
         ]
     return tallies
 
@@ -162,7 +173,7 @@ def team_meetings(tournament: Tournament, team_ids=None) -> list[list]:
 def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: list[list]) -> list[StandingRow]:
     """The tournament's teams in play ranked on their tallies by its criteria; byes as the rules say."""
     teams = _teams_in_play(tournament)
-    nothing = [0] * (len(TALLY) + 1)
+    nothing = [0] * (len(TALLY) + 2)
     records = [TeamRecord(team.pk, *tallies.get(team.pk, nothing)[: len(TALLY)]) for team in teams]
     by_key = {team.pk: team for team in teams}
     rows = [
@@ -172,6 +183,7 @@ def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: lis
             team=by_key[placed.record.key],
             record=placed.record,
             byes=tallies.get(placed.record.key, nothing)[len(TALLY)],
+            provisional=any(tallies.get(placed.record.key, nothing)[len(TALLY) + 1 :]),
         )
         for placed in rank(records, tournament.criteria, [Meeting(*meeting) for meeting in meetings])
     ]
@@ -216,8 +228,7 @@ def standings_from_sheets(tournament: Tournament) -> list[StandingRow]:
 
 
 def qualifying_rounds_signed(**where):
-    """The published qualifying rounds (of the tournaments ``where`` names) whose every table is signed: their
-    byes and forfeits are credited."""
+    """The published qualifying rounds (of the tournaments ``where`` names) whose every table is signed."""
     return (
         Round.objects.filter(kind=Round.Kind.QUALIFYING, **where)
         .exclude(status=Round.Status.DRAFT)
@@ -229,35 +240,35 @@ def qualifying_rounds_signed(**where):
     )
 
 
-def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
-    """Points credited to each bye of a qualifying round whose every table is signed, and to each team present
-    at a forfeit (scored as a bye), the round's winners being those of its played tables; the credits of the
-    teams of ``team_ids`` if given."""
+def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[Credit]]:
+    """What each bye of a published qualifying round is credited, and each team present at a forfeit (scored as a
+    bye), the round's winners being those of its signed played tables; the credits of the teams of ``team_ids`` if
+    given."""
     credit = defaultdict(list)
     for bye, points in _credited_byes(tournament, team_ids):
         credit[bye["team_id"]].append(points)
     return credit
 
 
-def round_credits(tournament: Tournament, team_ids=None, rounds=None) -> dict[tuple[int, int], int]:
-    """The points credited to each bye and each forfeit won (of the teams of ``team_ids`` and the rounds of ids
-    ``rounds`` if given), by round id and team id, once every table of its round is signed: what the standings
+def round_credits(tournament: Tournament, team_ids=None, rounds=None) -> dict[tuple[int, int], Credit]:
+    """What each bye and each forfeit won is credited (of the teams of ``team_ids`` and the rounds of ids ``rounds``
+    if given), by round id and team id, provisional until every table of its round is signed: what the standings
     count (two queries)."""
     found = _credited_byes(tournament, team_ids, rounds)
     return {(bye["round_id"], bye["team_id"]): points for bye, points in found}
 
 
-def forfeit_credits(tournament: Tournament) -> dict[int, int]:
-    """The points credited to the team present at each forfeit (by table), once its round's every table is
+def forfeit_credits(tournament: Tournament) -> dict[int, Credit]:
+    """What the team present at each forfeit (by table) is credited, provisional until every table of its round is
     signed: what the standings count (two queries)."""
     return {bye["table_id"]: points for bye, points in _credited_byes(tournament) if bye["table_id"] is not None}
 
 
 def credits_attach(tournament: Tournament, *, tables=(), byes=()) -> None:
-    """Give each of the tournament's ``tables`` and ``byes`` (seatings) its ``credit``: the points a forfeit won
-    there, or the bye, is credited (None until every table of its round is signed), as the standings count it. For
-    the pages and answers that show a round's tables (``Table.side_outcomes``, ``Seating.bye_outcome``); two
-    queries for any number of rounds."""
+    """Give each of the tournament's ``tables`` and ``byes`` (seatings) its ``credit``: what a forfeit won there, or
+    the bye, is credited (provisional until every table of its round is signed; None in a draft), as the standings
+    count it. For the pages and answers that show a round's tables (``Table.side_outcomes``,
+    ``Seating.bye_outcome``); two queries for any number of rounds."""
     rounds = {record.round_id for record in [*tables, *byes]}
     if not rounds:
         return
@@ -269,25 +280,42 @@ def credits_attach(tournament: Tournament, *, tables=(), byes=()) -> None:
         bye.credit = credits.get((bye.round_id, bye.team_id))
 
 
-def _credited_byes(tournament: Tournament, team_ids=None, rounds=None) -> list[tuple[dict, int]]:
-    """Each bye and each team present at a forfeit, of the qualifying rounds whose every table is signed (of the
-    teams of ``team_ids``, and of the rounds of ids ``rounds``, if given), with the points it is credited."""
-    done = qualifying_rounds_signed(tournament=tournament)
+def _credited_byes(tournament: Tournament, team_ids=None, rounds=None) -> list[tuple[dict, Credit]]:
+    """Each bye and each team present at a forfeit, of the published qualifying rounds (of the teams of
+    ``team_ids``, and of the rounds of ids ``rounds``, if given), with what it is credited: the average of the
+    winners at the round's signed played tables, provisional until every table of the round is signed."""
+    out = (
+        Round.objects.filter(kind=Round.Kind.QUALIFYING, tournament=tournament)
+        .exclude(status=Round.Status.DRAFT)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            unsigned=Count("tables", filter=Q(tables__locked_at__isnull=True), distinct=True),
+        )
+    )
     if rounds is not None:
-        done = done.filter(pk__in=rounds)
-    done = set(done.values_list("pk", flat=True))
-    if not done:
+        out = out.filter(pk__in=rounds)
+    complete = {
+        pk: tables > 0 and unsigned == 0 for pk, tables, unsigned in out.values_list("pk", "table_count", "unsigned")
+    }
+    if not complete:
         return []
-    seatings = Seating.objects.filter(round_id__in=done)
+    seatings = Seating.objects.filter(round_id__in=complete)
     if team_ids is not None:
-        bye_rounds = Seating.objects.filter(round_id__in=done, team_id__in=team_ids).filter(
+        bye_rounds = Seating.objects.filter(round_id__in=complete, team_id__in=team_ids).filter(
             Q(table__isnull=True) | ~Q(table__forfeit="")
         )
         seatings = seatings.filter(round_id__in=bye_rounds.values("round_id"))
     winners = defaultdict(list)
     byes = []
     for seating in seatings.values(
-        "round_id", "team_id", "table_id", "pair", "table__ns_total", "table__ew_total", "table__forfeit"
+        "round_id",
+        "team_id",
+        "table_id",
+        "pair",
+        "table__ns_total",
+        "table__ew_total",
+        "table__forfeit",
+        "table__locked_at",
     ):
         if seating["table_id"] is None:
             byes.append(seating)
@@ -296,13 +324,15 @@ def _credited_byes(tournament: Tournament, team_ids=None, rounds=None) -> list[t
             if seating["table__forfeit"] not in (seating["pair"], "both"):
                 byes.append(seating)
             continue
+        if seating["table__locked_at"] is None:
+            continue
         mine = seating["table__ns_total"] if seating["pair"] == NS else seating["table__ew_total"]
         theirs = seating["table__ew_total"] if seating["pair"] == NS else seating["table__ns_total"]
         if mine > theirs:
             winners[seating["round_id"]].append(mine)
     rules = tournament.rules
     return [
-        (bye, bye_points(rules, winners[bye["round_id"]]))
+        (bye, Credit(bye_points(rules, winners[bye["round_id"]]), provisional=not complete[bye["round_id"]]))
         for bye in byes
         if team_ids is None or bye["team_id"] in team_ids
     ]

@@ -2,8 +2,9 @@
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from scoring import PenaltyKind
 from scoring.statistics import MINIMUM_BIDS, Award, HandLine, Statistics, awards, combine, tally
@@ -24,27 +25,25 @@ def _team_statistics(tables: Q) -> dict[int, Statistics]:
     for hand in hands.values("table_id", "bidder", "bid_level", "bid_kind", "made", "boston", "ns_points", "ew_points"):
         bidding = "NS" if hand["bidder"] in NS_SEATS else "EW" if hand["bidder"] else ""
         for pair, points in (("NS", hand["ns_points"]), ("EW", hand["ew_points"])):
-            team_id = sides[hand["table_id"]].get(pair)
-            if team_id is None:
+            owner = sides[hand["table_id"]].get(pair)
+            if owner is None:
                 continue
             if pair == bidding:
-                lines.append(
-                    HandLine(team_id, points, hand["bid_level"], hand["bid_kind"], hand["made"], hand["boston"])
-                )
+                lines.append(HandLine(owner, points, hand["bid_level"], hand["bid_kind"], hand["made"], hand["boston"]))
             else:
-                lines.append(HandLine(team_id, points))
-    reneges = defaultdict(int)
+                lines.append(HandLine(owner, points))
+    reneges: defaultdict[int, int] = defaultdict(int)
     penalties = Penalty.objects.filter(
         kind=PenaltyKind.RENEGE, table__locked_at__isnull=False, table__in=_tables(tables)
     ).values("table_id", "team")
     for row in penalties.annotate(reneges=Sum("count")):
-        team_id = sides[row["table_id"]].get(row["team"])
-        if team_id is not None:
-            reneges[team_id] += row["reneges"]
+        owner = sides[row["table_id"]].get(row["team"])
+        if owner is not None:
+            reneges[owner] += row["reneges"]
     return tally(lines, reneges)
 
 
-def _tables(where: Q):
+def _tables(where: Q) -> QuerySet[Table, Any]:
     return Table.objects.filter(where).values("pk")
 
 

@@ -1,5 +1,6 @@
 """One table: what its private link opens, its seats, its sheet and the sheet's history."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -58,13 +59,16 @@ class SeatView:
     @property
     def signer(self) -> str:
         """The sign form's value for whoever sat here: the player's number, or "s" and the substitute's."""
-        return f"s{self.substitute.pk}" if self.substitute else str(self.player.pk)
+        if self.substitute:
+            return f"s{self.substitute.pk}"
+        assert self.player is not None, "a seat is sat by its player or a substitute"
+        return str(self.player.pk)
 
 
 RoundSubstitutes = dict[tuple[int, int], Substitute]
 
 
-def rounds_substitutes(round_ids) -> dict[int, RoundSubstitutes]:
+def rounds_substitutes(round_ids: Iterable[int]) -> dict[int, RoundSubstitutes]:
     """The substitutes of each round, by the (team, replaced player) they play for, in one query."""
     found: dict[int, RoundSubstitutes] = {round_id: {} for round_id in round_ids}
     for substitute in Substitute.objects.filter(round_id__in=list(found)).only(

@@ -61,7 +61,7 @@ def team_rounds(team: Team) -> list[TeamRound]:
         .select_related("team")
         .prefetch_related(members("team__memberships"))
     }
-    hands = {}
+    hands: dict[int | None, list[Hand]] = {}
     for hand in Hand.objects.filter(table_id__in=table_ids).prefetch_related(penalties()).order_by("sequence"):
         hands.setdefault(hand.table_id, []).append(hand)
     credits = round_credits(team.tournament, [team.pk]) if seatings else {}

@@ -12,7 +12,7 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Player, Round, Seating, Signature, SitOut, Substitute, Table, Team
 from tournament.selectors.teams import absent_twice
 from tournament.services.changes import Changed, changed
-from tournament.services.log import Actor, actor_of, log_write, team_log_write
+from tournament.services.log import Actor, RequestUser, actor_of, log_write, team_log_write
 from tournament.services.recompute import table_recompute
 from tournament.services.sheets.write import Change, sheet_write
 from tournament.typed import text_checked
@@ -66,7 +66,13 @@ def _declared_early(round_: Round, early: bool, reason: str) -> bool:
 
 
 def table_forfeit_declare(
-    *, table: Table, absent: str, early: bool = False, reason: str = "", user=None, actor: Actor | None = None
+    *,
+    table: Table,
+    absent: str,
+    early: bool = False,
+    reason: str = "",
+    user: RequestUser | None = None,
+    actor: Actor | None = None,
 ) -> Forfeited:
     """Declare the team(s) not at their table absent: the present team scores the round as a bye, an absent
     team 0 points and a lost round. Refused on a signed sheet, a sheet with hands, and a playoff match (a
@@ -114,7 +120,9 @@ def table_forfeit_declare(
     return Forfeited(table, outcome.get("repeat", []))
 
 
-def table_forfeit_undo(*, table: Table, reason: str = "", user=None, actor: Actor | None = None) -> Table:
+def table_forfeit_undo(
+    *, table: Table, reason: str = "", user: RequestUser | None = None, actor: Actor | None = None
+) -> Table:
     """Take a forfeit back (the team was there after all): the sheet is open again, as before."""
     actor = actor_of(actor, user)
 

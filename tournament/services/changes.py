@@ -17,6 +17,7 @@ A change that can move the standings also stores again the team records (``TeamR
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from django.db.models import F, Q
 
@@ -86,7 +87,7 @@ def sheet_counts(table: Table, *, signed_before: bool = False) -> bool:
     return signed_before or table.locked_at is not None or table.round.kind != Round.Kind.QUALIFYING
 
 
-def _where(what: Changed, subject) -> Q | None:
+def _where(what: Changed, subject: Any) -> Q | None:
     """The tournaments the change is in, as a filter on ``Tournament``; None when it is in none."""
     match what:
         case Changed.SHEET:
@@ -106,7 +107,7 @@ def _where(what: Changed, subject) -> Q | None:
             return Q(pk=subject.pk)
 
 
-def changed(what: Changed, subject=None, *, signed_before: bool = False) -> None:
+def changed(what: Changed, subject: Any = None, *, signed_before: bool = False) -> None:
     """Say, inside the writer's transaction, that ``subject`` changed as ``what`` says: the versions it moves are
     moved and the team records it touches are stored again. For a sheet, ``signed_before`` says whether it was
     signed before the change. ``subject`` is the record ``Changed`` names for the kind: a table, a team, a round, a
@@ -131,8 +132,8 @@ def changed(what: Changed, subject=None, *, signed_before: bool = False) -> None
 
 
 def standings_after_sheet(table: Table) -> None:
-    """A qualifying sheet's change touches its two teams, and the byes and forfeits of its round (credited once the
-    round is signed): their records are stored again."""
+    """A qualifying sheet's change touches its two teams, and the byes and forfeits of its round (credited the
+    average of its signed tables' winners, which each signature can move): their records are stored again."""
     if table.round.kind != Round.Kind.QUALIFYING:
         return
     seated = Seating.objects.filter(

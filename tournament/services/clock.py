@@ -11,6 +11,10 @@ round makes it incomplete again: the round's clock then shows what is left of it
 clocks, which never stopped, do.
 """
 
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
+
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
@@ -21,8 +25,10 @@ from tournament.models import LogEntry, PlayoffMatch, Round, Table
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 
+T = TypeVar("T")
 
-def _completed_at(round_: Round):
+
+def _completed_at(round_: Round) -> datetime | None:
     """When the round's last sheet was signed, if every table of it is signed and (a playoff round) no match of
     its stage waits for its teams to open its table; else None."""
     if round_.status == Round.Status.DRAFT:
@@ -60,7 +66,7 @@ def _clock_set(record: Round | Table, clock: Clock) -> None:
     record.clock_ends_at, record.clock_left_seconds = clock.ends_at, clock.left_seconds
 
 
-def _engine(call):
+def _engine(call: Callable[[], T]) -> T:
     """Run a clock's arithmetic; its refusal is the service's."""
     try:
         return call()
@@ -94,7 +100,7 @@ def _clock_changed(round_: Round, actor: Actor, summary: str, *, table: Table | 
         tournament=round_.tournament,
         round_number=round_.number,
         table=table,
-        after={key: value.isoformat() if hasattr(value, "isoformat") else value for key, value in after.items()}
+        after={key: value.isoformat() if isinstance(value, datetime) else value for key, value in after.items()}
         | ({"minutes": minutes} if minutes else {}),
     )
     changed(Changed.CLOCK, round_)
@@ -131,7 +137,7 @@ def round_clock_start(*, round: Round, actor: Actor | None = None) -> Round:
     return round_
 
 
-def _stepped(record: Round | Table, now, pause: bool) -> str:
+def _stepped(record: Round | Table, now: datetime, pause: bool) -> str:
     """The log's words for a clock just paused (or resumed)."""
     if pause:
         return f"clock paused with {clock_text(record.clock_left_seconds)} left"

@@ -1,14 +1,17 @@
 """Creating and changing events and tournaments."""
 
 import datetime
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.text import slugify
 
 from scoring import SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
 from tournament.errors import ServiceError
-from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Tournament
+from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Series, Tournament
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 from tournament.typed import text_checked
@@ -24,16 +27,16 @@ TOURNAMENT_FIELDS = (
 )
 
 
-def _values(record, fields) -> dict:
+def _values(record: Model, fields: Iterable[str]) -> dict[str, Any]:
     """A record's fields as plain data for the log (dates as ISO text)."""
-    values = {}
+    values: dict[str, Any] = {}
     for name in fields:
         value = getattr(record, name)
         values[name] = value.isoformat() if isinstance(value, datetime.date) else value
     return values
 
 
-def free_slug(model, *candidates: str) -> str:
+def free_slug(model: type[Event] | type[Tournament] | type[Series], *candidates: str) -> str:
     """The first candidate slug not taken, else the last with a counter."""
     bases = [slugify(candidate)[:70] or "event" for candidate in candidates]
     for base in bases:
@@ -45,17 +48,27 @@ def free_slug(model, *candidates: str) -> str:
     return f"{bases[-1]}-{counter}"
 
 
-def _settings_log(actor, action: str, summary: str, *, event=None, tournament=None, before=None, rules=False):
+def _settings_log(
+    actor: Actor | None,
+    action: str,
+    summary: str,
+    *,
+    event: Event | None = None,
+    tournament: Tournament | None = None,
+    before: dict[str, Any] | None = None,
+    rules: bool = False,
+) -> None:
     """Log an event's or a tournament's settings as they are now (``rules``: with its rule set), and before."""
-    after = _values(event, EVENT_FIELDS) if tournament is None else _values(tournament, TOURNAMENT_FIELDS)
-    if rules:
-        after["rules"] = tournament.rules_data
-    where = {"event": event, "tournament": tournament}
-    log_write(actor=actor_of(actor), action=action, summary=summary, before=before, after=after, **where)
-    if tournament is None:
-        changed(Changed.EVENT, event)
-    else:
+    if tournament is not None:
+        after = _values(tournament, TOURNAMENT_FIELDS) | ({"rules": tournament.rules_data} if rules else {})
+        log_write(
+            actor=actor_of(actor), action=action, summary=summary, before=before, after=after, tournament=tournament
+        )
         changed(Changed.TOURNAMENT, tournament)
+    elif event is not None:
+        after = _values(event, EVENT_FIELDS)
+        log_write(actor=actor_of(actor), action=action, summary=summary, before=before, after=after, event=event)
+        changed(Changed.EVENT, event)
 
 
 def _event_checked(name: str, venue: str, starts_on: datetime.date, ends_on: datetime.date) -> tuple[str, str]:

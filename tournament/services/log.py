@@ -3,9 +3,16 @@
 Logging only logs: what a change moves on the public pages is said by its writer (``services.changes``)."""
 
 from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 
 from tournament.models import Event, LogEntry, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
+
+# The request's user as views pass it (the old ``user=`` keyword of the services).
+RequestUser: TypeAlias = AbstractBaseUser | AnonymousUser
 
 
 @dataclass(frozen=True)
@@ -20,7 +27,7 @@ class Actor:
     address: str = ""
 
     @classmethod
-    def staff(cls, user) -> "Actor":
+    def staff(cls, user: AbstractBaseUser) -> "Actor":
         return cls(LogEntry.Actor.STAFF, user, user.get_username())
 
     @classmethod
@@ -34,7 +41,7 @@ class Actor:
         return cls(LogEntry.Actor.TABLE, None, "", device, address=address)
 
     @classmethod
-    def team(cls, team, device: str = "") -> "Actor":
+    def team(cls, team: Team, device: str = "") -> "Actor":
         """A team acting on its own phone, having shown its code."""
         return cls(LogEntry.Actor.TEAM, None, f"team #{team.number}", device, team.pk)
 
@@ -48,7 +55,7 @@ class Actor:
         return self.user is not None and is_director(self.user)
 
     @property
-    def account(self):
+    def account(self) -> object:
         """The staff account to store as a record's author, if any."""
         return self.user if self.kind == LogEntry.Actor.STAFF else None
 
@@ -57,14 +64,14 @@ TABLE_LINK = Actor(LogEntry.Actor.TABLE)
 SCRIPT = Actor.command()
 
 
-def actor_of(actor: Actor | None = None, user=None, *, default: Actor = SCRIPT) -> Actor:
+def actor_of(actor: Actor | None = None, user: RequestUser | None = None, *, default: Actor = SCRIPT) -> Actor:
     """The actor of a service call: given outright, or a logged-in ``user`` (staff), else ``default``.
 
     Views pass the request's user; the table link has no account, and commands pass their own actor.
     """
     if actor is not None:
         return actor
-    if user is not None and getattr(user, "is_authenticated", False):
+    if isinstance(user, AbstractBaseUser) and user.is_authenticated:
         return Actor.staff(user)
     return default
 
@@ -79,8 +86,8 @@ def log_write(
     table: Table | None = None,
     team: Team | None = None,
     round_number: int | None = None,
-    before=None,
-    after=None,
+    before: Any = None,
+    after: Any = None,
     reason: str = "",
     correction: bool = False,
 ) -> LogEntry:
@@ -112,7 +119,7 @@ def log_write(
     )
 
 
-def team_log_write(team: Team, actor: Actor | None, action: str, says: str, **details) -> LogEntry:
+def team_log_write(team: Team, actor: Actor | None, action: str, says: str, **details: Any) -> LogEntry:
     """An entry about one team, said after its number and name ("Team #3 Aces" ``says``); ``details`` are as
     for ``log_write``."""
     return log_write(actor=actor_of(actor), action=action, summary=f"Team {team} {says}", team=team, **details)

@@ -274,8 +274,8 @@ def playoff_resolve(tournament: Tournament, *, actor: Actor | None = None, resea
     def team_from(source_text: str) -> Team | None:
         source = brackets.Source.parse(source_text)
         if source.kind == "seed":
-            return seeds.get(source.value)
-        winner, loser = results.get(source.value, (None, None))
+            return seeds.get(int(source.value))
+        winner, loser = results.get(str(source.value), (None, None))
         return winner if source.kind == "winner" else loser
 
     for match in matches:

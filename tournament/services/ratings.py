@@ -3,6 +3,7 @@ informational). The same records always give the same numbers: the engine is det
 are read in a fixed order."""
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from django.db import connection, transaction
 from django.db.models import QuerySet
@@ -10,7 +11,7 @@ from django.utils import timezone
 
 from scoring import Pair
 from scoring.rating import RatedMeeting, rate_history
-from tournament.models import LogEntry, PersonRating, Seating, TeamMember, Tournament
+from tournament.models import LogEntry, PersonRating, Player, Seating, TeamMember, Tournament
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
 
@@ -98,7 +99,7 @@ def ratings_store() -> int:
     return len(stored)
 
 
-def ratings_follow_players(*, players) -> bool:
+def ratings_follow_players(*, players: Sequence[Player]) -> bool:
     """After ``players`` were linked, unlinked or moved to another person: every rating made again when one of
     them played a signed round (their rounds changed hands, and so did their opponents' results against them),
     so the ratings are always the ones a full recompute gives. Says whether it did."""

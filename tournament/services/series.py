@@ -1,5 +1,7 @@
 """Series: tournaments across events gathered for a points race, with their points table."""
 
+from typing import Any
+
 from django.db import IntegrityError, transaction
 
 from scoring import ScoringError
@@ -34,7 +36,7 @@ def _name_free(name: str, series: Series | None = None) -> None:
         raise ServiceError(f"There is already a series named {name}.", field="name")
 
 
-def _series_changed(actor: Actor | None, summary: str, **details) -> None:
+def _series_changed(actor: Actor | None, summary: str, **details: Any) -> None:
     """Every change to a series (its name, points table and tournaments) is logged as one action, and said."""
     log_write(actor=actor_of(actor), action=LogEntry.Action.SERIES_CHANGED, summary=summary, **details)
     changed(Changed.SERIES)

@@ -1,5 +1,7 @@
 """Keeping the stored team records (``TeamRecords``) equal to what the signed sheets give, change by change."""
 
+from collections.abc import Iterable
+
 from django.db import transaction
 
 from tournament.models import TeamRecords, Tournament
@@ -7,7 +9,7 @@ from tournament.selectors.standings import team_meetings, team_tallies
 
 
 @transaction.atomic
-def standings_store(*, tournament: Tournament, team_ids=None) -> None:
+def standings_store(*, tournament: Tournament, team_ids: Iterable[int] | None = None) -> None:
     """Store the tallies and meetings of the teams of ``team_ids`` as the sheets give them now; all of the
     tournament's when ``team_ids`` is None or nothing is stored yet. Runs in the change's transaction, after
     the change."""

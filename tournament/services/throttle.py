@@ -63,7 +63,7 @@ def payout_key(payout: Payout, address: str) -> str:
 def throttle_check(key: str) -> None:
     """Refuse while ``key`` is paused after too many wrong codes."""
     throttle = Throttle.objects.filter(key=key, blocked_until__gt=timezone.now()).first()
-    if throttle is not None:
+    if throttle is not None and throttle.blocked_until is not None:
         remaining = throttle.blocked_until - timezone.now()
         hours = remaining.total_seconds() / 3600
         wait = f"{round(hours)} hours" if hours >= 2 else f"{max(1, round(hours * 60))} minutes"
@@ -117,6 +117,8 @@ def _keyed(paused: list[Throttle], prefix: str) -> dict[int, tuple[int, str]]:
     """The pauses keyed ``prefix<pk>:<address>``: each throttle's record pk and address."""
     keyed = {}
     for throttle in paused:
+        until = throttle.blocked_until
+        assert until is not None, "only paused keys are listed"
         if throttle.key.startswith(prefix):
             pk, _, address = throttle.key.removeprefix(prefix).partition(":")
             if pk.isdecimal() and address:
@@ -132,17 +134,19 @@ def code_pauses() -> list[CodePause]:
     teams = Team.objects.select_related("tournament").in_bulk([pk for pk, _ in team_of.values()])
     pauses = []
     for throttle in paused:
+        until = throttle.blocked_until
+        assert until is not None, "only paused keys are listed"
         if throttle.pk in table_of:
             table_pk, address = table_of[throttle.pk]
             if table_pk in tables:
-                pauses.append(CodePause(throttle.pk, address, tables[table_pk], throttle.blocked_until))
+                pauses.append(CodePause(throttle.pk, address, tables[table_pk], until))
         elif throttle.pk in team_of:
             team_pk, address = team_of[throttle.pk]
             if team_pk in teams:
-                pauses.append(CodePause(throttle.pk, address, None, throttle.blocked_until, teams[team_pk]))
+                pauses.append(CodePause(throttle.pk, address, None, until, teams[team_pk]))
         elif throttle.key.startswith(ADDRESS_PREFIX):
             address = throttle.key.removeprefix(ADDRESS_PREFIX)
-            pauses.append(CodePause(throttle.pk, address, None, throttle.blocked_until))
+            pauses.append(CodePause(throttle.pk, address, None, until))
     return pauses
 
 

@@ -20,7 +20,9 @@ KEPT_FOR = 2 * 365 * 24 * 60 * 60
 
 @cache
 def _large_stylesheet() -> str:
-    return open(finders.find("css/large.css"), encoding="utf-8").read()
+    found = finders.find("css/large.css")
+    assert isinstance(found, str), "the large-text stylesheet is one of the app's static files"
+    return open(found, encoding="utf-8").read()
 
 
 def _back(request) -> str:

@@ -19,6 +19,7 @@ OFFLINE_ASSETS = (
     "js/table.js",
     "js/clock.js",
     "django_htmx/htmx-2.min.js",
+    "img/favicon.ico",
     "img/favicon.svg",
 )
 # A table page the phone may keep for offline use carries this header; any other answer for its address

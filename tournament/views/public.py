@@ -2,6 +2,7 @@
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
@@ -24,6 +25,15 @@ PROJECTOR_ROUNDS = 4
 
 def home(request):
     return render(request, "home.html", {"events": selectors.events_list().prefetch_related("tournaments")})
+
+
+@require_GET
+def favicon(request):
+    """The app's icon where browsers, bookmarks and feed readers look for one without reading a page: the collected
+    file, whose name changes with its content, so the address is sent on rather than cached for good."""
+    response = redirect(static("img/favicon.ico"))
+    response["Cache-Control"] = f"public, max-age={60 * 60 * 24}"
+    return response
 
 
 @require_GET

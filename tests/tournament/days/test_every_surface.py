@@ -264,6 +264,88 @@ def read_tables_at_round_end(client, director_client, tournament, round_) -> Non
         assert projector["Bye"].endswith(f"{credit} points")
 
 
+def read_forfeit_while_the_round_plays(client, director_client, tournament, round_, forfeited) -> None:
+    """A forfeit while other tables of its round still play: every surface shows both sides at once, the absent
+    team's loss and the present team's win, and the present team's points, as the bye's, marked provisional (the
+    average of the winners at the tables signed so far), the same way everywhere."""
+    slug, number = tournament.slug, forfeited.number
+    played = [table for table in round_.tables.filter(locked_at__isnull=False, forfeit="")]
+    credit = bye_points(tournament.rules, [max(t.ns_total, t.ew_total) for t in played if t.ns_total != t.ew_total])
+    assert credit > 0 and round_.tables.filter(locked_at__isnull=True).exists(), "the round still plays"
+    absent_pair = Pair(forfeited.forfeit)
+    present, absent = forfeited.team_at(absent_pair.other), forfeited.team_at(absent_pair)
+    bye = round_.seatings.get(table__isnull=True).team
+    won, lost = f"won by forfeit, {credit} points (provisional)", "lost: absent, 0 points"
+    lines = {absent_pair.other: won, absent_pair: lost}
+
+    # Each team's round: its public page, its own page and the API's record.
+    for team, line in ((present, won), (absent, lost), (bye, f"bye, {credit} points (provisional)")):
+        assert team_page_lines(client, slug, team.number)[-1] == line[0].upper() + line[1:], team
+        assert own_page_lines(team)[-1] == line, team
+        record = api(client, f"/tournaments/{slug}/teams/{team.number}")["rounds"][-1]
+        assert (record["line"], record["counted"], record["provisional"]) == (line, True, line != lost), team
+
+    # The round: the API, the tables page, the live view, the projector, the printed sheet, the table's own page and
+    # the hands export.
+    answer = api(client, f"/tournaments/{slug}/rounds/{round_.number}")
+    entry = next(table for table in answer["tables"] if table["number"] == number)
+    assert (entry["north_south_round"]["line"], entry["east_west_round"]["line"]) == (lines[NS], lines[EW])
+    assert (answer["bye_credit"], answer["bye_credit_provisional"]) == (credit, True)
+    ns, ew = forfeited.team_at(NS), forfeited.team_at(EW)
+    sides = f"North–South #{ns.number}: {lines[NS]} · East–West #{ew.number}: {lines[EW]}"
+    assert sides in visible(client.get(reverse("table", args=[forfeited.secret])).content.decode())
+    sheets = pdf_pages(round_sheets_pdf(round_, blank=False, base_url=BASE))
+    assert sides in " ".join(sheets[number - 1].split())
+    draw = client.get(reverse("public:draw", args=[slug])).content.decode()
+    card = draw[draw.index(f"<h2>Table {number}</h2>") :]
+    assert re.findall(r'class="small round-result">(.*?)</span>', card)[:2] == [
+        line[0].upper() + line[1:] for line in (lines[NS], lines[EW])
+    ]
+    assert f"Bye: #{bye.number} {bye.display_name} · bye, {credit} points (provisional)" in visible(draw)
+    live = visible(director_client.get(reverse("director:round_live", args=[slug, round_.number])).content.decode())
+    for team, line in ((present, won), (absent, lost)):
+        assert f"#{team.number} {team.display_name}: {line}" in live
+    projector = {line.split()[0]: line for line in projector_lines(client, slug, "tables")}
+    assert projector["Bye"].endswith(f"{credit} points (provisional)")
+    hands = export_rows(director_client, reverse("director:hands_export", args=[slug, "csv"]), "csv")
+    assert next(row for row in hands if row["Table"] == str(number))["Forfeit"] == (
+        f"North–South (#{ns.number}) {lines[NS]}; East–West (#{ew.number}) {lines[EW]}"
+    )
+
+    # The standings count both sides at once: the page, the API, the CSV and XLSX exports, the PDF and the projector.
+    marked = f"{credit} (provisional)"
+    answer = {row["team_number"]: row for row in api(client, f"/tournaments/{slug}/standings")}
+    page = client.get(reverse("public:standings", args=[slug])).content.decode()
+    cells = {
+        int(team): [visible(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        for team, row in re.findall(r'<tr id="team-(\d+)"[^>]*>(.*?)</tr>', page, re.S)
+    }
+    exported = {
+        export_format: {
+            team_number(row["Team"]): row
+            for row in export_rows(
+                director_client, f"{reverse('public:standings', args=[slug])}?_export={export_format}", export_format
+            )
+        }
+        for export_format in ("csv", "xlsx")
+    }
+    printed = pdf_text(standings_pdf(tournament))
+    projected = {team_number(line.split()[1]): line for line in projector_lines(client, slug, "standings")}
+    for team, record, shown in ((present, "1-0-0", marked), (bye, "1-0-0", marked), (absent, "0-1-0", "0")):
+        row = answer[team.number]
+        assert (row["won_lost_tied"], row["points_for"], row["points_for_provisional"]) == (
+            record,
+            credit if shown == marked else 0,
+            shown == marked,
+        ), team
+        assert (cells[team.number][4], cells[team.number][5]) == (record, shown), team
+        for rows in exported.values():
+            assert (rows[team.number]["W-L-T"], rows[team.number]["Points for"]) == (record, shown), team
+        line = next(line for line in printed.splitlines() if re.search(rf"\s#{team.number}\s", f" {line} "))
+        assert f"{record} {shown} " in " ".join(line.split()) + " ", line
+        assert projected[team.number].endswith(f"{record} · {shown}"), projected[team.number]
+
+
 @pytest.fixture
 def day(tournament, make_teams, sheet, staff, director_client):
     """Ten teams, three qualifying rounds and a 5-seed playoff, played through the services."""
@@ -286,7 +368,7 @@ def day(tournament, make_teams, sheet, staff, director_client):
     client = Client()
 
     # Round 1: #10 sits out, so nine are drawn and #9 has the bye; #3 plays with a substitute; time is called at
-    # table 2 after two hands; #8 does not come (table 4).
+    # table 2 after two hands; #8 does not come (table 4), found while table 3 still plays.
     team_sit_out_set(team=teams[10], round_number=1, reason="Arrives late", actor=staff)
     round_1 = round_publish(
         round=round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4\n5 6\n7 8\n9", actor=staff),
@@ -298,9 +380,11 @@ def day(tournament, make_teams, sheet, staff, director_client):
     sheet.hand(called, "E", "E", 2, "low", 9)
     table_time_call(table=called, version=sheet.version(called), actor=staff)
     sheet.sign_both(called)
+    sheet.play(round_1.tables.get(number=1), "NS")
     table_forfeit_declare(
         table=round_1.tables.get(number=4), absent="EW", early=True, reason="Not in the hall", actor=staff
     )
+    read_forfeit_while_the_round_plays(client, director_client, tournament, round_1, round_1.tables.get(number=4))
     play_round(sheet, round_1, {3: "EW"})
     read_tables_at_round_end(client, director_client, tournament, round_1)
 

@@ -66,7 +66,7 @@ PATH = re.compile(r"M(\d+),(\d+) H(\d+) V(\d+) H(\d+)")
 def test_every_team_dropping_into_the_losers_bracket_comes_in_on_a_line_of_its_own(published, seeds):
     tree = bracket_tree(published(seeds, "double"))
     (losers,) = [section for section in tree.sections if section.title == "Losers' bracket"]
-    leaves = {(leaf.x + losers.box_width, leaf.y + 12): leaf for leaf in losers.leaves}
+    leaves = {(leaf.x + leaf.width, leaf.y + 12): leaf for leaf in losers.leaves}
     ends = {}
     for line in losers.lines:
         start_x, start_y, _, end_y, end_x = map(int, PATH.fullmatch(line.path).groups())
@@ -80,10 +80,10 @@ def test_every_team_dropping_into_the_losers_bracket_comes_in_on_a_line_of_its_o
             drops += 1
             leaf = ends.get((box.match.code, box.x, box.y + 12 + row * 24))
             assert leaf is not None, f"{box.match.code}: the loser of {source.value} comes in with no line"
-            assert leaf.text.startswith("Loser of ") and leaf.x + losers.box_width < box.x, (box.match.code, leaf.text)
+            assert leaf.text.startswith("Loser of ") and leaf.x + leaf.width < box.x, (box.match.code, leaf.text)
     assert drops == seeds - 1, "every team but the champion of the winners' bracket drops in once"
     for leaf in losers.leaves:
-        assert leaf.x >= 0 and leaf.x + losers.box_width <= losers.width and leaf.y > 0 and leaf.y + 24 <= losers.height
+        assert leaf.x >= 0 and leaf.x + leaf.width <= losers.width and leaf.y > 0 and leaf.y + 24 <= losers.height
 
 
 def test_a_match_sits_between_the_two_it_is_fed_by(published):

@@ -46,12 +46,23 @@ def test_a_full_standings_table_with_a_tie_a_bye_and_shared_places(tournament, m
     assert labels == {5: "1", 1: "2", 3: "T-3", 4: "T-3", 2: "5"}, "the bye has the better difference"
 
 
-def test_the_bye_waits_until_every_table_of_its_round_is_signed(tournament, make_teams, sheet):
+def test_the_bye_counts_at_once_its_points_provisional_until_every_table_of_its_round_is_signed(
+    tournament, make_teams, sheet
+):
     make_teams(tournament, 3)
     round_ = round_published(tournament, method="manual", pairs="1 2\n3")
-    assert by_number(tournament_standings(tournament))[3].record.rounds_played == 0
+    bye = by_number(tournament_standings(tournament))[3]
+    assert (bye.record.wins, bye.record.points_for, bye.provisional, bye.points_shown) == (
+        1,
+        0,
+        True,
+        "0 (provisional)",
+    )
     sheet.play(round_.tables.get(), "EW")
-    assert by_number(tournament_standings(tournament))[3].record.wins == 1
+    bye = by_number(tournament_standings(tournament))[3]
+    winner = by_number(tournament_standings(tournament))[2]
+    assert (bye.record.wins, bye.provisional) == (1, False)
+    assert bye.points_shown == str(bye.record.points_for) == str(winner.record.points_for), "the winner's points"
 
 
 def test_hands_won_and_bostons(tournament, make_teams, sheet):

@@ -226,6 +226,7 @@ def test_the_api_shows_a_team_sitting_out_in_the_round_and_in_its_record(client,
             "points_against": 0,
             "result": "sat out",
             "counted": True,
+            "provisional": False,
             "line": "sat out (no result)",
         }
     ]
@@ -264,7 +265,7 @@ def test_series_wins_count_a_forfeit_win_as_the_standings_do(tournament, round_1
     present, absent = tournament.teams.get(number=7), tournament.teams.get(number=8)
     table_forfeit_declare(table=round_1.tables.get(number=4), absent="EW", actor=staff)
     outcomes = team_outcomes([tournament.pk])
-    assert present.pk not in outcomes or not outcomes[present.pk].qualifying_wins, "credited once the round is signed"
+    assert outcomes[present.pk].qualifying_wins == standing(tournament, 7).record.wins == 1, "won at once"
     for table in round_1.tables.exclude(number=4):
         sheet.play(table)
     outcomes = team_outcomes([tournament.pk])
@@ -377,8 +378,7 @@ def test_the_hands_export_has_a_row_for_each_forfeit_and_adds_up_as_the_standing
     table_forfeit_declare(table=tables[3], absent="EW", actor=staff)
     forfeit = next(row for row in export_rows(director_client, tournament) if row["Table"] == "4")
     assert forfeit["Forfeit"] == (
-        "North–South (#7) won by forfeit, credited once every table of the round is signed; "
-        "East–West (#8) lost: absent, 0 points"
+        "North–South (#7) won by forfeit, 0 points (provisional); East–West (#8) lost: absent, 0 points"
     )
     assert (forfeit["N-S points"], forfeit["E-W points"], forfeit["Hand"]) == ("0", "0", "")
     for table in tables[:3]:

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from scoring import Absent
 from tests.conftest import round_published, text_of
+from tournament.forms import WRONG_CHOICE
 from tournament.models import LogEntry
 from tournament.services.absence import table_forfeit_declare
 from tournament.services.draws import draw_teams_swap, round_draw, round_publish
@@ -106,7 +107,7 @@ def test_the_log_page_shows_a_round_or_a_team(director_client, played):
     assert "Team #1 " not in of_team, "not another team's registration"
     assert "Team #4 " in of_team
     refused = director_client.get(url, {"round": "x"})
-    assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
+    assert refused.status_code == 200 and WRONG_CHOICE in refused.content.decode()
 
 
 def test_the_log_names_a_playoff_match_by_its_stage(director_client, tournament, make_teams, sheet):

@@ -145,7 +145,7 @@ def test_a_prize_marked_paid_by_mistake_is_undone_and_paid_again(finished, sheet
         payout_undo(payout=champion, reason="")
     payout_undo(payout=champion, reason="Paid to the wrong player")
     payouts = payout_sheet(tournament)
-    assert (payouts.still_to_pay, payouts.held, payouts.difference) == (D(360), D(360), D(0))
+    assert (payouts.still_to_pay, payouts.held, payouts.difference) == (D(360), D(440), D(0)), "with the house's 80"
     entry = LogEntry.objects.get(action=LogEntry.Action.PAYOUT_UNDONE)
     assert (entry.reason, entry.before["amount"], entry.before["place"]) == ("Paid to the wrong player", "360.00", "1")
     with pytest.raises(ServiceError, match="undone already"):

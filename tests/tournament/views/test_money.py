@@ -80,10 +80,10 @@ def test_money_settings_refused_beside_the_field(director_client, tournament):
     assert response.context["form"].errors["payout_percents"]
     tournament.refresh_from_db()
     assert tournament.entry_fee == 0
-    response = director_client.post(url, {**data, "payout_percents": "50, 30, 20"})
-    assert response.status_code == 302
+    response = director_client.post(url, {**data, "payout_percents": "50, 30, 20", "entry_fee": "$1,000"})
+    assert response.status_code == 302, "a dollar sign and a thousands comma, as money is written"
     tournament.refresh_from_db()
-    assert tournament.entry_fee == D(100)
+    assert tournament.entry_fee == D(1000)
 
 
 def test_the_desk_records_payments_and_shows_its_totals(director_client, tournament, make_teams):
@@ -92,7 +92,7 @@ def test_the_desk_records_payments_and_shows_its_totals(director_client, tournam
     team_desk_update(team=two, side_pot=True)
     desk = reverse("director:desk", args=[tournament.slug])
     pay = reverse("director:payment_add", args=[tournament.slug, 2])
-    response = director_client.post(pay, {"amount": "100", "method": "card", "pot": "entry"})
+    response = director_client.post(pay, {"amount": "$100", "method": "card", "pot": "entry"})
     assert response.status_code == 302 and response["Location"].endswith("#team-2")
     director_client.post(pay, {"amount": "-5", "method": "cash", "pot": "owed"})
     page = text_of(director_client.get(desk))
@@ -161,7 +161,7 @@ def test_two_winners_confirm_on_their_phones_and_the_desk_balances(client, direc
     confirmations = LogEntry.objects.filter(action=LogEntry.Action.PAYOUT_CONFIRMED)
     assert [entry.actor for entry in confirmations] == ["team", "team"]
     page = text_of(director_client.get(url))
-    assert "Balanced" in page and "The desk should hold 0.00" in page
+    assert "Balanced" in page and "The desk should hold 80.00 Of which the house's share 80.00" in page
 
 
 def test_a_team_cannot_confirm_another_teams_prize(client, finished, sheet):  # noqa: F811
@@ -311,3 +311,30 @@ def test_pay_confirms_a_prize_is_undone_and_the_desk_records_a_signed_hand_over(
     payout.refresh_from_db()
     assert payout.confirmed_on == "handed over at the desk, signed by Player 0b"
     assert "confirmed handed over at the desk, signed by Player 0b" in text_of(director_client.get(sheet_url))
+
+
+ANDROID = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36"
+)
+
+
+def test_a_prize_confirmed_on_an_android_phone_is_named_so_at_local_time(director_client, finished, sheet):  # noqa: F811
+    from django.test import Client
+    from django.utils import timezone
+
+    play(sheet, finished, "3P", "EW")
+    director_client.post(reverse("director:payout_pay", args=[finished.slug]), {"team": "1", "pot": "entry"})
+    phone = Client(HTTP_USER_AGENT=ANDROID)
+    team = finished.teams.get(number=1)
+    open_team_page(phone, team)
+    prize = Payout.objects.get(team=team, pot="entry")
+    phone.post(reverse("team_payout_confirm", args=[team.pk, prize.pk]), {"code": team.code})
+    prize.refresh_from_db()
+    assert prize.confirmed_on.endswith("(Android phone)")
+    page = text_of(director_client.get(reverse("director:payouts", args=[finished.slug])))
+    assert "(Android phone)" in page and "(Linux)" not in page
+    response = director_client.get(reverse("director:payouts_export", args=[finished.slug, "csv"]))
+    row = next(row for row in csv.DictReader(io.StringIO(response.content.decode())) if row["Team"] == "1")
+    assert row["Paid"] == timezone.localtime(prize.paid_at).strftime("%Y-%m-%d %H:%M"), "local time, to the minute"
+    when = timezone.localtime(prize.confirmed_at).strftime("%Y-%m-%d %H:%M")
+    assert row["Confirmed by the team"] == f"{when}, {prize.confirmed_on}"

@@ -585,7 +585,7 @@ PAGES = {
     "dashboard", "lockouts", "code_pauses", "event", "tournament", "teams", "desk", "log", "checkin_slips",
     "payouts", "payouts_pdf", "payouts_export", "round", "round_live", "round_live_fragment", "round_sheets_pdf",
     "standings_pdf", "table_cards_pdf", "round_pairings_pdf", "hands_export", "bracket_pdf", "playoffs",
-    "event_archive", "event_persons", "persons", "series_pdf", "home", "server_now", "standings",
+    "event_archive", "event_persons", "persons", "series_pdf", "home", "server_now", "favicon", "standings",
     "standings_fragment", "draw", "draw_fragment", "team", "bracket", "bracket_fragment", "projector", "statistics",
     "person", "team_page", "table", "table_history", "table_card", "service_worker", "display_choose",
     "display_stylesheet",

@@ -1,5 +1,6 @@
 import io
 import re
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -139,3 +140,44 @@ def test_standings_sort_by_a_column(client, played):
     html = client.get(url, {"sort": "-points_against"}).content.decode()
     against = [int(v) for v in re.findall(r'<td class="num wide-only">(\d+)</td>\s*<td class="num">', html)]
     assert against == sorted(against, reverse=True) and len(against) == 4
+
+
+def test_favicon_address_gives_the_apps_icon(client, db):
+    """Browsers, bookmarks and feed readers ask /favicon.ico of the site without reading a page: the app's icon,
+    served from the collected static files as production serves them, and named on every page too."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302 and response["Location"] == static("img/favicon.ico")
+    icon = client.get(response["Location"])
+    assert icon.status_code == 200
+    assert b"".join(icon.streaming_content if icon.streaming else [icon.content])[:4] == b"\x00\x00\x01\x00"
+    page = client.get(reverse("home")).content.decode()
+    assert f'<link rel="icon" href="{static("img/favicon.ico")}"' in page
+
+
+def test_the_projector_names_each_named_teams_players_under_it(client, tournament, sheet):
+    """The standings' own players' names, whole and as surnames (the projector's script shows the surnames only
+    where a line cannot hold the whole names); a team named by its players has no second line."""
+    from tournament.services.teams import PlayerEntry, team_register
+
+    team_register(
+        tournament=tournament,
+        players=[PlayerEntry("Ada King Lovelace"), PlayerEntry("Grace Hopper")],
+        name="Eight Mile Books",
+        checked_in=True,
+    )
+    team_register(
+        tournament=tournament, players=[PlayerEntry("Alan Turing"), PlayerEntry("Edsger Dijkstra")], checked_in=True
+    )
+    sheet.play(round_published(tournament).tables.get(), "NS")
+    html = client.get(reverse("public:projector", args=[tournament.slug])).content.decode()
+    standings = html[html.index('id="panel-standings"') :].split("</section>")[0]
+    lines = [text_of_html(line) for line in re.findall(r"<li>(.*?)</li>", standings, re.S)]
+    assert lines == [
+        "1 #1 Eight Mile Books Ada King Lovelace & Grace Hopper Lovelace & Hopper 1-0-0 · 4",
+        "2 #2 Alan Turing & Edsger Dijkstra Turing & Dijkstra 0-1-0 · 2",
+    ]
+    assert standings.count('class="players"') == 1
+
+
+def text_of_html(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())

@@ -122,11 +122,21 @@ def test_a_refusal_is_shown_beside_its_field_and_nothing_is_saved(client, table)
     assert 'id="id_hand-suit_error"' not in client.get(url("table", table)).content.decode(), "shown once"
 
 
-def test_a_stale_save_is_refused_with_what_changed(client, table):
+def test_a_stale_save_comes_back_in_the_form_as_the_hand_now_next_with_the_dealer_now_proposed(client, table):
     client.post(url("table_hand_add", table), hand_post(0))
-    response = client.post(url("table_hand_add", table), hand_post(0, dealer="E", bidder="N"), follow=True)
-    assert "This sheet changed since you opened it: Hand 1: 3 Special ♥ by East, 10 books" in text_of(response)
+    response = client.post(url("table_hand_add", table), hand_post(0, bidder="N", books="9"), follow=True)
+    said = text_of(response)
+    assert "The sheet changed on another device after this was entered: Hand 1: 3 Special ♥ by East, 10 books" in said
+    assert "This entry is now hand 2, and the dealer is now East" in said and "the rest is as you typed it" in said
     assert table.hands.count() == 1
+    form = response.content.decode().split('id="hand-form"')[1].split("</form>")[0]
+    for name, value in (("dealer", "E"), ("bidder", "N"), ("bid", "3:low"), ("books", "9")):
+        assert re.search(rf'name="hand-{name}" value="{value}"[^>]*checked', form), name
+    assert 'name="hand-version" value="1"' in form, "saved next, it goes on the sheet as it is now"
+    assert "hand-confirm" not in form or 'name="hand-confirm" value="on"' not in form
+
+    client.post(url("table_hand_add", table), hand_post(1, dealer="E", bidder="N", books="9"))
+    assert [(h.dealer, h.bidder, h.books) for h in table.hands.order_by("sequence")] == [("N", "E", 10), ("E", "N", 9)]
 
 
 def test_a_wrong_secret_is_not_found_on_every_page(client, table):

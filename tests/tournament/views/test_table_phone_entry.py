@@ -90,7 +90,8 @@ def test_the_queue_is_told_of_a_change_from_another_device(client, table, sheet)
     sheet.hand(table, "N", "N", 3, "high", 9)
     status, answer = sync(client, table, "late", 0)
     assert status == 409 and answer["status"] == "conflict" and answer["version"] == 1
-    assert "changed on another device" in answer["message"] and "hand 2 is next" in answer["message"]
+    assert "changed on another device after this was entered: Hand 1: 3 ♥ by North, 9 books" in answer["message"]
+    assert "now hand 2, and the dealer is now East" in answer["message"] and answer["dealer"] == "E"
     assert table.hands.count() == 1, "nothing overwritten"
     status, answer = sync(client, table, "late", answer["version"], dealer="E", bidder="E")
     assert status == 200 and table.hands.count() == 2, "sent again as the next hand when the phone says so"
@@ -477,7 +478,7 @@ def test_a_refused_save_never_shows_an_earlier_success_as_its_own(client, table)
     assert saved.status_code == 302, "saved; the page it leads to never arrives"
     stale = client.post(url("table_hand_add", table), {**hand_fields(0, dealer="E"), "hand-confirm": "on"})
     page = text_of(client.get(stale.url))
-    assert "Nothing of yours was saved" in page
+    assert "changed on another device" in page
     assert "Hand 1 saved" not in page
     assert table.hands.count() == 1
 

@@ -50,7 +50,23 @@ class Command(BaseCommand):
         if given:
             self.stdout.write(f"{said}. Log in as {username} with the password you gave.")
         else:
-            self.stdout.write(f"{said}. Log in as {username} with the password {chosen}")
-            self.stdout.write(
-                f"It is shown this once: write it down (or set another: {manage_command('changepassword', username)})."
+            self.password_block(said, username, chosen)
+
+    def password_block(self, said: str, username: str, chosen: str) -> None:
+        """The one-time password set apart from whatever was printed before it, with how to change it."""
+        rule = "=" * 72
+        self.stdout.write(
+            "\n".join(
+                (
+                    "",
+                    rule,
+                    f"{said}.",
+                    f"Log in as {username} with the password {chosen}",
+                    "It is shown this once: write it down. To set another, run:",
+                    f"    {manage_command('changepassword', username)}",
+                    rule,
+                    "",
+                    "",
+                )
             )
+        )

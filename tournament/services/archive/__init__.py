@@ -5,7 +5,8 @@ The format is documented in docs/archive.md.
 """
 
 from tournament.services.archive.export import event_export
-from tournament.services.archive.load import ImportReport, archive_import, archive_parse, event_import
+from tournament.services.archive.load import ImportReport, archive_import, event_import
+from tournament.services.archive.reading import archive_parse
 from tournament.services.archive.schema import FORMAT, VERSION
 
 __all__ = ["FORMAT", "VERSION", "ImportReport", "archive_import", "archive_parse", "event_export", "event_import"]

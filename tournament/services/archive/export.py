@@ -7,7 +7,18 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 
 from scoring import Pair
-from tournament.models import Event, Hand, HandSubmission, LogEntry, Penalty, Signature, Substitute, Table, Tournament
+from tournament.models import (
+    Event,
+    Hand,
+    HandSubmission,
+    LogEntry,
+    Penalty,
+    Round,
+    Signature,
+    Substitute,
+    Table,
+    Tournament,
+)
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive.money import money_export
 from tournament.services.archive.persons import persons_export, series_export
@@ -18,7 +29,7 @@ def _time(value: datetime.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _fields(record) -> dict:
+def _fields(record: Hand | Penalty | HandSubmission) -> dict[str, Any]:
     """What was entered of a hand, a penalty or a team's entry, as its model names it (``ENTRY_FIELDS``)."""
     return {name: getattr(record, name) for name in record.ENTRY_FIELDS}
 
@@ -47,7 +58,7 @@ def log_entry_data(entry: LogEntry, team_numbers: dict[int, int]) -> dict:
     }
     if entry.table_id is not None:
         return {"version": entry.version, **data}
-    return {"round": entry.round_number, "team": team_numbers.get(entry.team_id), **data}
+    return {"round": entry.round_number, "team": team_numbers.get(entry.team_id or 0), **data}
 
 
 def event_export(event: Event) -> dict[str, Any]:
@@ -75,7 +86,7 @@ def event_export(event: Event) -> dict[str, Any]:
                 "name": p.name,
                 "city": p.city,
                 "phone": p.phone,
-                "person": person_ids.get(p.person_id),
+                "person": person_ids.get(p.person_id or 0),
             }
             for p in players
         ],
@@ -192,7 +203,13 @@ def _tables() -> Prefetch:
     )
 
 
-def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_codes: dict) -> dict:
+def _round(
+    round_: Round,
+    users: dict[int, str],
+    player_ids: dict[int, int],
+    team_numbers: dict[int, int],
+    playoff_codes: dict[int, str],
+) -> dict[str, Any]:
     seatings = list(round_.seatings.all())
     by_table: dict[int, dict[str, int]] = {}
     for seating in seatings:
@@ -225,7 +242,7 @@ def _round(round_, users: dict, player_ids: dict, team_numbers: dict, playoff_co
                 "dispute_note": table.dispute_note,
                 "playoff_match": playoff_codes.get(table.pk),
                 "hands": hands,
-                "rulings": [_penalty(p, users) for p in table.round_rulings],
+                "rulings": [_penalty(p, users) for p in table.round_rulings],  # type: ignore[attr-defined]  # Prefetch to_attr
                 "signatures": [
                     {
                         "pair": s.pair,

@@ -3,17 +3,24 @@
 Each part is read from its record and written back field for field, as the schema declares them.
 """
 
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any, TypeVar
 
 from scoring import ScoringError
 from scoring.money import amount_check, payout_percents_parse, percent_check, prize_pool
-from tournament.models import Payment, Payout, Pot, Tournament
+from tournament.models import Payment, Payout, Pot, Team, Tournament
 from tournament.models.money import MONEY_SETTINGS
 from tournament.services.archive.schema import MoneyData
 from tournament.services.archive.sheets import refuse, set_times
 from tournament.services.money import fees_settle
 
 ZERO = Decimal("0.00")
+
+
+T = TypeVar("T")
+# A team of the tournament by its number in the archive, refused at the place given when there is none.
+TeamLookup = Callable[[int, str], Team]
 
 
 def money_export(tournament: Tournament) -> dict:
@@ -34,14 +41,14 @@ def _pools(held: dict[tuple[int, str], Decimal], house_percent: Decimal) -> dict
     return {**received, Pot.ENTRY: prize_pool(received[Pot.ENTRY], house_percent)}
 
 
-def _checked(path: str, check, *args, **kwargs):
+def _checked(path: str, check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     try:
         return check(*args, **kwargs)
     except ScoringError as error:
         refuse(path, str(error))
 
 
-def money_import(tournament: Tournament, money: MoneyData | None, path: str, team) -> None:
+def money_import(tournament: Tournament, money: MoneyData | None, path: str, team: TeamLookup) -> None:
     """The tournament's money from its archive (none in archives before version 4: the defaults stay).
 
     Money that could not have been booked at the desk refuses the file: a refund above what the team has paid
@@ -62,7 +69,9 @@ def money_import(tournament: Tournament, money: MoneyData | None, path: str, tea
     _payouts_import(tournament, money, path, team, _pools(held, Decimal(money.house_percent)))
 
 
-def _payments_import(tournament: Tournament, money: MoneyData, path: str, team) -> dict[tuple[int, str], Decimal]:
+def _payments_import(
+    tournament: Tournament, money: MoneyData, path: str, team: TeamLookup
+) -> dict[tuple[int, str], Decimal]:
     """The payments and refunds, in the file's order; what each team holds in each pot after them."""
     held: dict[tuple[int, str], Decimal] = {}
     for index, entry in enumerate(money.payments):
@@ -90,7 +99,9 @@ def _payments_import(tournament: Tournament, money: MoneyData, path: str, team) 
     return held
 
 
-def _payouts_import(tournament: Tournament, money: MoneyData, path: str, team, pools: dict[str, Decimal]) -> None:
+def _payouts_import(
+    tournament: Tournament, money: MoneyData, path: str, team: TeamLookup, pools: dict[str, Decimal]
+) -> None:
     prizes = dict.fromkeys(Pot.values, ZERO)
     paid = set()
     for index, entry in enumerate(money.payouts):

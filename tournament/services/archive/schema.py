@@ -3,8 +3,8 @@
 A key the schema does not know is refused (a typo would otherwise change a file's meaning), as are values
 of the wrong type, text longer than the database keeps, and numbers outside what the rules allow. What
 depends on several parts of the file (a locked sheet has all its hands and both signatures, a signature
-is by a player of that team...) is checked while loading (``load.py``). ``docs/archive.md`` shows the
-JSON Schema this generates (``manage.py archive_schema``).
+is by a player of that team...) is checked while loading (``load.py``, ``tournaments.py``).
+``docs/archive.md`` shows the JSON Schema this generates (``manage.py archive_schema``).
 """
 
 import datetime

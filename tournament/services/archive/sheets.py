@@ -2,6 +2,7 @@
 whose shape the schema has checked; what the schema cannot see is refused here, with its place in the file."""
 
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from django.db import connection
 from django.utils import timezone
@@ -23,7 +24,7 @@ from tournament.services.archive import schema
 from tournament.services.recompute import Sheet, sheet_results, sheet_score
 
 
-def refuse(path: str, message: str):
+def refuse(path: str, message: str) -> NoReturn:
     raise ServiceError(f"{path}: {message}")
 
 

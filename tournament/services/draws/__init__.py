@@ -13,7 +13,6 @@ from tournament.services.draws.making import (
     MAX_TABLE_NUMBER,
     next_round_number,
     round_draw,
-    still_playing_words,
     tables_still_playing,
 )
 from tournament.services.draws.publishing import qualifying_rounds_close, round_close, round_publish, round_unpublish
@@ -33,6 +32,5 @@ __all__ = [
     "round_draw",
     "round_publish",
     "round_unpublish",
-    "still_playing_words",
     "tables_still_playing",
 ]

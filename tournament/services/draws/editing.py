@@ -133,7 +133,8 @@ def draw_warnings(round_: Round) -> list[str]:
     warnings = []
     sides: dict[int, list[Seating]] = {}
     for seating in round_.seatings.filter(table__isnull=False).select_related("team", "table"):
-        sides.setdefault(seating.table.number, []).append(seating)
+        if seating.table:
+            sides.setdefault(seating.table.number, []).append(seating)
     for number, pair in sorted(sides.items()):
         if len(pair) != 2:
             continue
@@ -158,7 +159,7 @@ def draw_problems(round_: Round) -> list[str]:
     seatings = list(round_.seatings.select_related("team", "table"))
     per_table: dict[int, list[Seating]] = {}
     for seating in seatings:
-        if seating.table_id is not None:
+        if seating.table is not None:
             per_table.setdefault(seating.table.number, []).append(seating)
     for number, at_table in sorted(per_table.items()):
         if len(at_table) != 2:

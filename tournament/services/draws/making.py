@@ -14,7 +14,7 @@ from tournament.selectors.ratings import team_ratings
 from tournament.selectors.standings import draw_history, ranked_entrants
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
-from tournament.wording import in_words, tables_phrase
+from tournament.wording import still_playing_words
 
 MAX_TABLE_NUMBER = 999
 _TEAM_NUMBER = re.compile(r"[0-9]+")
@@ -95,14 +95,6 @@ def tables_still_playing(tournament: Tournament, number: int) -> list[Table]:
         .select_related("round")
         .order_by("round__number", "number")
     )
-
-
-def still_playing_words(tables: list[Table]) -> str:
-    """ "round 1 tables 5, 6 and 7" (and "round 2 table 3")."""
-    by_round: dict[int, list[int]] = {}
-    for table in tables:
-        by_round.setdefault(table.round.number, []).append(table.number)
-    return in_words(f"round {number} {tables_phrase(numbers)}" for number, numbers in by_round.items())
 
 
 def still_playing_check(tournament: Tournament, number: int, doing: str, override: bool) -> str:

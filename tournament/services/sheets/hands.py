@@ -1,6 +1,8 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
+from collections.abc import Callable
 from dataclasses import asdict, replace
+from datetime import datetime
 
 from django.db.models import Max
 from django.utils import timezone
@@ -120,18 +122,33 @@ def table_first_dealer_set(
     return sheet_write(table, context=context, edit=edit)
 
 
+def _call_unseen(entered_at: datetime | None) -> Callable[[LogEntry], bool]:
+    """Time called at the table after the phone entered this deal (``entered_at``): a change the phone could not
+    have seen, which does not make its entry stale (``clock_deal_check`` decides whether it came before the call)."""
+
+    def unseen(change: LogEntry) -> bool:
+        return (
+            entered_at is not None and change.action == LogEntry.Action.TIME_CALLED and change.created_at > entered_at
+        )
+
+    return unseen
+
+
 def hand_record(
     *,
     table: Table,
     entry: HandEntry,
     entry_id: str = "",
+    entered_at: datetime | None = None,
     context: ChangeContext | None = None,
     **given,
 ) -> Hand:
     """Enter the next played hand; the engine scores it and the whole sheet.
 
     ``entry_id`` is the phone's own id for the entry: a phone that sends it again (its answer was lost when
-    the network dropped) gets the hand already recorded, and the sheet keeps it once.
+    the network dropped) gets the hand already recorded, and the sheet keeps it once. ``entered_at`` is when
+    the phone says it entered the hand, on the server's clock: a hand entered before time was called counts as
+    played before the call when it arrives after it (``clock_deal_check``), and its history entry says so.
     """
     context = ChangeContext.of(context, **given)
     actor = context.actor
@@ -142,7 +159,7 @@ def hand_record(
 
     def edit(table: Table, correction: bool) -> Change:
         entry_mode_check(table, actor)
-        clock_deal_check(table, actor)
+        before_the_call = clock_deal_check(table, actor, entered_at)
         checked = checked_entry(table, entry)
         first_dealer_from(table, checked.dealer)
         hand = Hand(
@@ -158,17 +175,20 @@ def hand_record(
             _mark_out_of_turn(table, hand, checked, actor)
         if table.round.tournament.double_entry:
             table.submissions.filter(sequence=hand.sequence).delete()
+        said = f"; {before_the_call.words}" if before_the_call else ""
         return Change(
             LogEntry.Action.HAND_ADDED,
-            lambda: f"Hand {hand.hand_number}: {hand.bid_text} by {Seat(hand.bidder).label}, {hand.books} books",
+            lambda: f"Hand {hand.hand_number}: {hand.bid_text} by {Seat(hand.bidder).label}, {hand.books} books{said}",
             after=lambda: (
-                hand_snapshot(hand, out_of_turn=checked.out_of_turn) | ({"entry_id": entry_id} if entry_id else {})
+                hand_snapshot(hand, out_of_turn=checked.out_of_turn)
+                | ({"entry_id": entry_id} if entry_id else {})
+                | (before_the_call.fields() if before_the_call else {})
             ),
             result=hand,
         )
 
     try:
-        return sheet_write(table, context=context, edit=edit)
+        return sheet_write(table, context=context, edit=edit, unseen=_call_unseen(entered_at))
     except StaleSheet:
         if recorded := _recorded(table, entry_id, entry):
             return recorded

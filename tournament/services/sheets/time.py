@@ -1,12 +1,15 @@
 """Time at a table (RULES.md, Time): the hand in play when time is up is the last, and the sheet is complete
 with the hands played ("time called after hand 3"), then signed as usual."""
 
-from django.utils import timezone
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils import dateformat, timezone
 
 from scoring import clock_text
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Table
-from tournament.services.log import TABLE_LINK, Actor, actor_of
+from tournament.services.log import TABLE_LINK, Actor, RequestUser, actor_of
 from tournament.services.sheets.write import Change, sheet_write
 
 
@@ -27,21 +30,69 @@ def forfeit_check(table: Table) -> None:
         raise ServiceError(f"Table {table.number} is a forfeit: undo the forfeit before entering a hand.")
 
 
-def clock_deal_check(table: Table, actor: Actor) -> None:
+def clock_time(moment: datetime) -> str:
+    """A moment as the table's clock shows it: "2:05:00 PM"."""
+    return dateformat.format(timezone.localtime(moment), "g:i:s A")
+
+
+@dataclass(frozen=True)
+class BeforeTheCall:
+    """A deal that reached the server after time was called (or up) at its table, though the phone entered it
+    before: it counts as played before the call, and the sheet's history says so."""
+
+    entered_at: datetime
+    call_at: datetime
+    called: bool
+
+    @property
+    def words(self) -> str:
+        call = f"before time was {'called' if self.called else 'up'} at {clock_time(self.call_at)}"
+        return f"entered on the phone at {clock_time(self.entered_at)}, {call}"
+
+    def fields(self) -> dict:
+        return {"entered_at": self.entered_at.isoformat(), "before_the_call": self.call_at.isoformat()}
+
+
+def stated_time(table: Table, entered_at: datetime | None, now: datetime) -> datetime | None:
+    """When the phone says it entered a deal (its own clock read against the server's), if that can be true:
+    not after now and not before the round was published. Otherwise (or unsaid) the deal counts as entered when it
+    arrived."""
+    published = table.round.published_at
+    if entered_at is None or published is None or not published <= entered_at <= now:
+        return None
+    return entered_at
+
+
+def clock_deal_check(table: Table, actor: Actor, entered_at: datetime | None = None) -> BeforeTheCall | None:
     """Before a new deal goes on the sheet (RULES.md, Time): after time was called only staff add one; the
     first deal entered once the table's time is up is the hand that was in play, and time is called with it (a
-    playoff table has a clock only when the director turned it on for the playoff)."""
+    playoff table has a clock only when the director turned it on for the playoff).
+
+    A deal reaches the server when the phone is online; ``entered_at`` is when the phone says it was entered
+    (``stated_time``). One entered before time was called (or before the table's time was up) counts as played
+    before it however late it arrives: returned, for the history. Nothing else changes: the round's limit of hands,
+    the rotation and a signed sheet still refuse what they refuse."""
     forfeit_check(table)
-    if table.time_called_at is not None:
-        time_called_check(table, actor)
-        return
     now = timezone.now()
+    stated = stated_time(table, entered_at, now)
+    called = table.time_called_at
+    if called is not None:
+        if stated is not None and stated < called:
+            return BeforeTheCall(stated, called, called=True)
+        time_called_check(table, actor)
+        return None
     if table.clock.is_up(now):
-        table.time_called_at = now
+        ends = table.clock.ends_at
+        if stated is not None and ends is not None and stated < ends:
+            return BeforeTheCall(stated, ends, called=False)
+        table.time_called_at = stated or now
         table.save(update_fields=["time_called_at"])
+    return None
 
 
-def table_time_call(*, table: Table, version: int, user=None, actor: Actor | None = None) -> Table:
+def table_time_call(
+    *, table: Table, version: int, user: RequestUser | None = None, actor: Actor | None = None
+) -> Table:
     """Time called at a table between hands: the round is over with the hands played, then signed as usual (a
     playoff match level at the call plays on one hand at a time while level).
 
@@ -73,7 +124,9 @@ def table_time_call(*, table: Table, version: int, user=None, actor: Actor | Non
     return sheet_write(table, version=version, actor=actor, edit=edit)
 
 
-def table_time_call_lift(*, table: Table, version: int, reason: str = "", user=None, actor: Actor | None = None):
+def table_time_call_lift(
+    *, table: Table, version: int, reason: str = "", user: RequestUser | None = None, actor: Actor | None = None
+) -> Table:
     """Staff take back time called (called by mistake, or a hand the director allows): the sheet is open for
     its next hand again. On a signed sheet it is a correction and needs a reason."""
     actor = actor_of(actor, user, default=TABLE_LINK)

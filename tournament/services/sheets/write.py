@@ -25,9 +25,14 @@ from tournament.typed import REASON_LIMIT, text_checked
 
 
 class StaleSheet(ServiceError):
-    """The sheet changed after the person loaded it; their change was not saved."""
+    """The sheet changed after the person loaded it; their change was not saved. ``changes`` names what
+    changed and who changed it, for a page that says it in its own words."""
 
     about_the_form = False
+
+    def __init__(self, message: str, *, changes: str):
+        super().__init__(message)
+        self.changes = changes
 
 
 @dataclass
@@ -117,7 +122,8 @@ def locked_table(table: Table, version: int, unseen: Callable[[LogEntry], bool] 
         said = "; ".join(f"{change.summary} ({change.who})" for change in changes) or "it was changed"
         raise StaleSheet(
             f"This sheet changed since you opened it: {said}. Nothing of yours was saved: "
-            "check the sheet as it is now and enter it again."
+            "check the sheet as it is now and enter it again.",
+            changes=said,
         )
     return locked
 

@@ -1,5 +1,7 @@
 """Team codes: handed out at check-in, they sign the team's sheets and open the team's own page."""
 
+from collections.abc import Set as AbstractSet
+
 from django.db import transaction
 
 from tournament.errors import ServiceError
@@ -15,7 +17,7 @@ def unused_team_code() -> str:
     return code
 
 
-def unused_team_codes(count: int, *, avoid: set[str] = frozenset()) -> list[str]:
+def unused_team_codes(count: int, *, avoid: AbstractSet[str] = frozenset()) -> list[str]:
     """``count`` different new codes that no team holds and ``avoid`` does not name, in a query or two."""
     codes: set[str] = set()
     while len(codes) < count:

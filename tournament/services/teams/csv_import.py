@@ -120,7 +120,7 @@ def teams_import_csv(*, tournament: Tournament, text: str, actor: Actor | None =
             line = _Line(values)
             number_repeated = line.number is not None and line.number in seen_numbers
             if number_repeated:
-                line.problems.append(f"Team number {line.number} is also on line {seen_numbers[line.number]}.")
+                line.problems.append(f"Team number {line.number} is also on line {seen_numbers[line.number or 0]}.")
             if line.number is not None:
                 seen_numbers.setdefault(line.number, line_number)
             keys = [(entry.cleaned().name.casefold(), entry.cleaned().city.casefold()) for entry in line.players]

@@ -1,9 +1,11 @@
 """The registration desk's switches: check-in, fees, the side pot, withdrawal."""
 
+from collections.abc import Iterable
+
 from django.db import transaction
 
 from tournament.errors import ServiceError
-from tournament.models import LogEntry, Team
+from tournament.models import LogEntry, Team, Tournament
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, team_log_write
 
@@ -60,7 +62,7 @@ def team_desk_update(
         fields.append("withdraw_requested_at")
     if fields:
         team.save(update_fields=sorted(set(fields)))
-        words = [DESK_WORDS[field, changes[field]] for field in changes if changes[field] is not None]
+        words = [DESK_WORDS[field, value] for field, value in changes.items() if value is not None]
         after = {field: getattr(team, field) for field in DESK_FIELDS}
         team_log_write(
             team, actor, LogEntry.Action.DESK, f"at the desk: {', '.join(words)}", before=before, after=after
@@ -71,7 +73,7 @@ def team_desk_update(
 
 
 @transaction.atomic
-def teams_check_in(*, tournament, teams, actor: Actor | None = None) -> list[Team]:
+def teams_check_in(*, tournament: Tournament, teams: Iterable[Team], actor: Actor | None = None) -> list[Team]:
     """Check in a room of teams at once, each logged as the desk's single check-in logs it; teams already
     checked in are left as they are (another desk got there first). All or nothing: a withdrawn team, or one of
     another tournament, refuses the whole lot. The teams checked in now, by number."""

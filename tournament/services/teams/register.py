@@ -53,7 +53,16 @@ def team_register(
     return team
 
 
-def register(tournament, players, name, city, number, fee_paid, side_pot, checked_in) -> Team:
+def register(
+    tournament: Tournament,
+    players: Sequence[PlayerEntry],
+    name: str,
+    city: str,
+    number: int | None,
+    fee_paid: bool,
+    side_pot: bool,
+    checked_in: bool,
+) -> Team:
     """A team as team_register makes it, without the log entry (the CSV import logs the whole file once).
     Registrations of one tournament take turns: a second desk entering the same team sees the first's."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()

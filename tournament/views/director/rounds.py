@@ -19,7 +19,7 @@ from tournament.typed import number_within
 from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
-from tournament.wording import in_words
+from tournament.wording import in_words, still_playing_words
 
 
 @director_required
@@ -75,7 +75,7 @@ def round_detail(request, slug, number):
                 "unplaced": selectors.round_unplaced_teams(round_),
                 "problems": draws.draw_problems(round_),
                 "warnings": draws.draw_warnings(round_),
-                "still_playing": draws.still_playing_words(still_playing) if still_playing else "",
+                "still_playing": still_playing_words(still_playing) if still_playing else "",
                 "swap_form": forms.SwapForm(teams=team_choices),
                 "move_form": forms.MoveForm(teams=team_choices),
             }

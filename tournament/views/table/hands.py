@@ -19,6 +19,7 @@ from tournament.errors import ServiceError
 from tournament.forms.table import HandForm, VersionForm, bid_value, hand_entry
 from tournament.models import Hand, LogEntry, Table
 from tournament.services import sheets
+from tournament.services.sheets import StaleSheet
 from tournament.views.common import form_error, refusal_say, request_actor, service_run
 from tournament.views.table.page import (
     TAKEN_BACK,
@@ -26,6 +27,7 @@ from tournament.views.table.page import (
     TablePage,
     back_to_sheet,
     change_of,
+    entry_overtaken,
     refused,
     render_page,
     sheet_form_post,
@@ -99,16 +101,7 @@ def hand_add(request, secret):
             kept = request.session.get(CHECK)
             if kept and kept["entry_id"] == request.POST.get("entry_id"):
                 del request.session[CHECK]  # answered: going back to the check page opens the sheet
-            entry_id = request.POST.get("entry_id", "")
-
-            def record():
-                hand = sheets.hand_record(
-                    table=page.table, entry=hand_entry(data), entry_id=entry_id, context=change_of(request, data)
-                )
-                undo_offer(request, secret, hand, version_after(hand, entry_id))
-                return hand
-
-            return sheet_form_run(page, "hand", form, record, hand_saved)
+            return sheet_form_run(page, "hand", form, partial(_hand_record, page, form), hand_saved)
         else:
             try:
                 sheets.hand_preview(table=page.table, entry=hand_entry(data), actor=page.actor)
@@ -118,6 +111,28 @@ def hand_add(request, secret):
                 request.session[CHECK] = {"secret": secret, "data": _posted(request), "entry_id": uuid.uuid4().hex}
                 return redirect("table_hand_check", secret=secret)
     return refused(page, "hand", form)
+
+
+def _hand_record(page: TablePage, form) -> Hand:
+    """Record the form's hand, offering this phone to undo it. One another device's change overtook comes back in
+    the form as the hand now next, saying what changed, with the dealer now proposed, the rest as typed and the
+    sheet's version now."""
+    request, data = page.request, form.cleaned_data
+    entry_id = request.POST.get("entry_id", "")
+    try:
+        hand = sheets.hand_record(
+            table=page.table, entry=hand_entry(data), entry_id=entry_id, context=change_of(request, data)
+        )
+    except StaleSheet as error:
+        message, dealer = entry_overtaken(page, error, data)
+        kept = form.data.copy()
+        kept[form["dealer"].html_name] = dealer
+        kept[form["version"].html_name] = page.table.version
+        kept.pop(form["confirm"].html_name, None)
+        form.data = kept
+        raise ServiceError(message) from None
+    undo_offer(request, page.table.secret, hand, version_after(hand, entry_id))
+    return hand
 
 
 def hand_check(request, secret):

@@ -25,9 +25,9 @@ from tournament.forms.table import (
     SignForm,
 )
 from tournament.models import Round, Table
-from tournament.selectors.clock import clock_view
+from tournament.selectors.clock import clock_view, server_now_ms
 from tournament.services.playoffs import seeding_changes
-from tournament.services.sheets.write import ChangeContext, may_change
+from tournament.services.sheets.write import ChangeContext, StaleSheet, may_change
 from tournament.views.common import (
     earlier_messages_drop,
     first_error_focus,
@@ -64,13 +64,31 @@ def change_of(request, data) -> ChangeContext:
     )
 
 
+def entry_overtaken(page: "TablePage", error: StaleSheet, data: dict) -> tuple[str, str]:
+    """A hand entry another device's change overtook, as it comes back to the scorekeeper (the phone's queue and
+    the form alike): what changed and which hand it now is, and the dealer it comes back with, the one the sheet
+    now proposes (unless the entry marked its dealer as out of turn); the rest stays as typed."""
+    table = page.table
+    table.refresh_from_db()
+    said = f"The sheet changed on another device after this was entered: {error.changes}."
+    if table.complete:
+        complete = f"The round is complete ({table.ns_total}–{table.ew_total}): no hand is left for it."
+        return f"{said} {complete}", data["dealer"]
+    dealer = data["dealer"] if data.get("out_of_turn") or not table.next_dealer else table.next_dealer
+    number = table.next_hand_number
+    now = f", and the dealer is now {page.next_dealer}" if dealer != data["dealer"] else ""
+    kept = "the rest is as you typed it" if now else "it is as you typed it"
+    return f"{said} This entry is now hand {number}{now}; {kept}. Check it, then save it as hand {number}.", dealer
+
+
 def back_to_sheet(page: "TablePage", anchor: str = ENTRY):
     """The sheet, opened where the scorekeeper carries on: the entry form, or a field to fix."""
     return redirect(f"{page.home}#{anchor}")
 
 
 def refused(page: "TablePage", name: str, form, *, to: str = ""):
-    """Keep a refused form for the page (``to``, else the sheet) to show again, opened at its first error.
+    """Keep a refused form for the page (``to``, else the sheet) to show again, opened at its first error, with
+    what it holds (as posted, or as the view set it again: ``entry_overtaken``).
 
     A form the sheet does not draw now (signing a sheet not complete, a re-deal on a complete one) cannot show
     it: its refusal is said above the entry area instead, where the sheet opens.
@@ -87,7 +105,7 @@ def refused(page: "TablePage", name: str, form, *, to: str = ""):
     request.session[REFUSED] = {
         "secret": page.table.secret,
         "form": name,
-        "data": {key: request.POST.getlist(key) for key in request.POST if key != "csrfmiddlewaretoken"},
+        "data": {key: form.data.getlist(key) for key in form.data if key != "csrfmiddlewaretoken"},
         "errors": {field: list(errors) for field, errors in form.errors.items()},
     }
     first = next((field for field in form.errors if field in form.fields), None)
@@ -189,6 +207,11 @@ class TablePage:
     def clock(self):
         """The table's clock as the server counts it now; None when the round's clock has not started."""
         return clock_view(self.table, self.rules)
+
+    @property
+    def server_now_ms(self) -> int:
+        """The server's time as the page is drawn, for the script that dates the phone's entries by it."""
+        return server_now_ms()
 
     @property
     def time_callable(self) -> bool:

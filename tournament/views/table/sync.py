@@ -2,8 +2,11 @@
 
 The answer is JSON the queue acts on: saved (with the sheet's version after the hand, for the next entry
 in the queue), a conflict (another device changed the sheet since the entry was made: the phone asks
-rather than overwriting or dropping it), or refused (with the reason).
+rather than overwriting or dropping it), or refused (with the reason). Each entry says when the phone made it,
+on the server's clock: a hand entered before time was called counts as played before the call.
 """
+
+from datetime import UTC, datetime
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -17,21 +20,14 @@ from tournament.services.sheets import EntryClash, StaleSheet
 from tournament.services.sheets.entries import ENTRY_ID
 from tournament.views.common import earlier_messages_drop
 from tournament.views.table.hands import hand_saved, undo_offer, version_after
-from tournament.views.table.page import TablePage, change_of
+from tournament.views.table.page import TablePage, change_of, entry_overtaken
 
 
-def _sheet_now(table: Table) -> str:
-    table.refresh_from_db()
-    if table.complete:
-        return f"the round is complete ({table.ns_total}–{table.ew_total})"
-    return f"hand {table.next_hand_number} is next"
-
-
-def _conflict(table: Table, message: str) -> JsonResponse:
+def _conflict(table: Table, message: str, **more) -> JsonResponse:
     """Not saved: the sheet is not as the entry expected. The phone is told the sheet's version and its next
-    hand, to open the entry again as that hand."""
+    hand, to open the entry again as that hand (with ``more``: the dealer it comes back with)."""
     answer = {"status": "conflict", "message": message, "version": table.version, "hand": table.next_hand_number}
-    return JsonResponse(answer, status=409)
+    return JsonResponse(answer | more, status=409)
 
 
 @require_POST
@@ -41,6 +37,15 @@ def hand_sync(request, secret):
     if answer.status_code != 200:
         earlier_messages_drop(request)
     return answer
+
+
+def _stated_time(value: str) -> datetime | None:
+    """When the phone says it made the entry: milliseconds since 1970 on the server's clock (the phone's own clock
+    corrected as the round clock's script measures it). Anything else is no time said."""
+    try:
+        return datetime.fromtimestamp(int(value) / 1000, tz=UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
 
 
 def _answer(request, page: TablePage) -> JsonResponse:
@@ -55,14 +60,15 @@ def _answer(request, page: TablePage) -> JsonResponse:
     data = form.cleaned_data
     try:
         hand = sheets.hand_record(
-            table=page.table, entry=hand_entry(data), entry_id=entry_id, context=change_of(request, data)
+            table=page.table,
+            entry=hand_entry(data),
+            entry_id=entry_id,
+            entered_at=_stated_time(request.POST.get("entered_at", "")),
+            context=change_of(request, data),
         )
-    except StaleSheet:
-        message = (
-            f"The sheet was changed on another device after this was entered ({_sheet_now(page.table)}). "
-            "Check the sheet, then save this entry as the next hand or discard it."
-        )
-        return _conflict(page.table, message)
+    except StaleSheet as error:
+        message, dealer = entry_overtaken(page, error, data)
+        return _conflict(page.table, message, dealer=dealer)
     except EntryClash as error:
         page.table.refresh_from_db()
         return _conflict(page.table, error.message)
