@@ -54,6 +54,7 @@ def round_detail(request, slug, number):
         "round": round_,
         "tables": tables,
         "byes": selectors.round_byes(round_),
+        "sit_outs": tournament.sit_outs.filter(round_number=round_.number).select_related("team"),
         "link_base": printing.link_base(request),
         "played": any(table.hands_played for table in tables),
         **clock_context(round_, tables, tournament.rules),
