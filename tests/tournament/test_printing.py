@@ -86,7 +86,8 @@ def test_completed_sheets_hold_each_hands_bid_and_points(round_with_tables, shee
     assert "Completed score sheet" in page
     for hand in table.hands.all():
         assert hand.get_bidder_display() in page
-    assert "1 No" in page and "4 Special" in page
+    assert "1 No Trump" in page and "4 Downtown" in page and "3 Uptown" in page
+    assert "keeps the score sheet" in page and "Special" not in page
     assert "Total 3 10" in page.replace("\n", " ")
 
 

@@ -30,7 +30,7 @@ def test_a_hand_is_scored_and_stored(table, sheet):
     assert (hand.ns_points, hand.ew_points) == (0, 6)
     assert (table.ns_total, table.ew_total, table.hands_played, table.complete) == (0, 6, 1, False)
     assert table.first_dealer == "N", "the first hand's dealer is the first dealer"
-    assert hand.bid_text == "3 Special ♥"
+    assert hand.bid_text == "3 Downtown ♥"
 
 
 def test_a_full_round_is_complete_with_its_totals(table, sheet):

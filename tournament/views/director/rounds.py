@@ -149,7 +149,7 @@ def round_sitting(request, slug, number, table_number):
         return draws.draw_sitting_toggle(table=table, actor=actor)
 
     return _round_action(
-        request, slug, number, toggle, f"Table {table.number}: the other team now sits and keeps the sheet."
+        request, slug, number, toggle, f"Table {table.number}: the other team now keeps the score sheet."
     )
 
 
