@@ -121,7 +121,18 @@ def count_queries(client, url):
 
 
 @pytest.mark.parametrize(
-    "page", ["standings", "draw", "team", "projector", "tournament", "bracket", "standings_fragment", "draw_fragment"]
+    "page",
+    [
+        "standings",
+        "draw",
+        "team",
+        "projector",
+        "tournament",
+        "bracket",
+        "standings_fragment",
+        "draw_fragment",
+        "rules",
+    ],
 )
 def test_public_page_query_counts_do_not_grow_with_the_field(client, event, big_field, page):
     counts = []
