@@ -128,7 +128,8 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
 
 def test_the_bid_grid_names_each_kind_whole_in_its_button_on_a_phone(phone, live_table):
     """At 390 px the 21 bids keep three rows, each button reading its level and the players' word for its kind
-    ("Uptown", "Downtown", "No Trump") whole: no word cut off, none running past its button."""
+    ("Uptown", "Downtown", "No Trump"): none running past its button (a word too wide goes on two lines between
+    its parts, "Down" and "town")."""
     phone.goto(f"/table/{live_table.secret}/")
     first = phone.locator("#first-dealer-form")
     tap(first, "seat", "N ·")

@@ -3,6 +3,8 @@
 import json
 
 from django import forms
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
@@ -122,6 +124,12 @@ class BidGrid(SplitLabelButtons):
     option_template_name = "table/widgets/bid_button.html"
     parts = ("level", "kind_word")
     separator = " "
+
+    def create_option(self, *args, **kwargs):
+        """A seventh of a phone is narrower than "Downtown": the word may go on two lines before its "town"."""
+        option = super().create_option(*args, **kwargs)
+        option["kind_word"] = mark_safe(escape(option["kind_word"]).replace("town", "<wbr>town"))
+        return option
 
 
 class HandForm(VersionedForm):
