@@ -135,6 +135,7 @@ class Contract:
     def __str__(self) -> str:
         """The bid in players' words with its trump or direction: "4 Downtown ♥", "3 No Trump (downtown)"."""
         if self.bid.is_no_trump:
+            assert self.direction is not None, "a no-trump contract is played up or down"
             return f"{self.bid} ({self.direction.label.lower()})"
         return f"{self.bid} {self.suit.symbol}" if self.suit else str(self.bid)
 
