@@ -1,4 +1,4 @@
-"""Absent teams (RULES.md, Absent teams and substitutes): who a forfeit scores for, and when it may be declared."""
+"""Absent teams (the rules, Absent teams and substitutes): who a forfeit scores for, and when it may be declared."""
 
 from __future__ import annotations
 

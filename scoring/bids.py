@@ -15,14 +15,11 @@ MAX_LEVEL = 7
 
 
 class BidKind(Term):
-    HIGH = "high", "High"
-    LOW = "low", "Special (low)"
-    NO_TRUMP = "nt", "No trump"
+    """A bid's kind, named as players call it at the table ("4 Uptown"): every page, sheet and doc reads the label."""
 
-    @property
-    def word(self) -> str:
-        """The tournament word written after the level: nothing for high, "Special", "No"."""
-        return {BidKind.HIGH: "", BidKind.LOW: "Special", BidKind.NO_TRUMP: "No"}[self]
+    HIGH = "high", "Uptown"
+    LOW = "low", "Downtown"
+    NO_TRUMP = "nt", "No Trump"
 
 
 class Suit(Term):
@@ -43,11 +40,12 @@ class Suit(Term):
 class Direction(Term):
     """The card order a no-trump bidder names after winning; up when none is named."""
 
-    UP = "up", "Up"
-    DOWN = "down", "Down"
+    UP = "up", "Uptown"
+    DOWN = "down", "Downtown"
 
 
-# Every spelling RULES.md accepts after the level, with spaces removed and lower-cased.
+# Every spelling a scorekeeper may write after the level, with spaces removed and lower-cased: the players' words,
+# their short forms and the words of older rule sheets.
 _KIND_WORDS = {
     "": BidKind.HIGH,
     "card": BidKind.HIGH,
@@ -63,6 +61,7 @@ _KIND_WORDS = {
     "notrump": BidKind.NO_TRUMP,
 }
 _BID_PATTERN = re.compile(r"(\d+)([a-z]*)")
+EXAMPLES = f"4 {BidKind.HIGH.label}, 4 {BidKind.LOW.label} or 4 {BidKind.NO_TRUMP.label}"
 
 
 @dataclass(frozen=True)
@@ -81,19 +80,19 @@ class Bid:
             kind = BidKind(self.kind)
         except ValueError:
             raise ScoringError(
-                f"A bid is high, low (Special) or no trump; {self.kind!r} is none of them.", field="kind"
+                f"A bid is Uptown, Downtown or No Trump; {self.kind!r} is none of them.", field="kind"
             ) from None
         object.__setattr__(self, "kind", kind)
 
     @classmethod
     def parse(cls, text: str) -> Bid:
-        """Read a bid as a scorekeeper writes it: "4", "4 uptown", "2 Special", "3 No", "3 NT"..."""
+        """Read a bid as a scorekeeper writes it: "4", "4 uptown", "2 downtown", "3 No Trump", "3 NT"..."""
         if not isinstance(text, str):
-            raise ScoringError(f"A bid is written like 4, 4 Special or 4 No, not {text!r}.")
+            raise ScoringError(f"A bid is written like {EXAMPLES}, not {text!r}.")
         compact = re.sub(r"\s+", "", text).lower()
         match = _BID_PATTERN.fullmatch(compact)
         if not match or match.group(2) not in _KIND_WORDS:
-            raise ScoringError(f"{text.strip()!r} is not a bid: write it like 4, 4 Special or 4 No.")
+            raise ScoringError(f"{text.strip()!r} is not a bid: write it like {EXAMPLES}.")
         return cls(int(match.group(1)), _KIND_WORDS[match.group(2)])
 
     @property
@@ -106,7 +105,7 @@ class Bid:
         return 6 + self.level
 
     def __str__(self) -> str:
-        return f"{self.level} {self.kind.word}".strip()
+        return f"{self.level} {self.kind.label}"
 
 
 @dataclass(frozen=True)
@@ -134,9 +133,10 @@ class Contract:
         object.__setattr__(self, "direction", direction)
 
     def __str__(self) -> str:
-        """The bid in tournament words with its trump or direction: "4 Special ♥", "3 No (down)"."""
+        """The bid in players' words with its trump or direction: "4 Downtown ♥", "3 No Trump (downtown)"."""
         if self.bid.is_no_trump:
-            return f"{self.bid} ({self.direction})"
+            assert self.direction is not None, "a no-trump contract is played up or down"
+            return f"{self.bid} ({self.direction.label.lower()})"
         return f"{self.bid} {self.suit.symbol}" if self.suit else str(self.bid)
 
 

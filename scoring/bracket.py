@@ -1,4 +1,4 @@
-"""Playoff brackets (RULES.md, Playoffs): plain Python, no database.
+"""Playoff brackets (the rules, Playoffs): plain Python, no database.
 
 A bracket is a list of matches; each side of a match is a source: a seed, or the winner or loser of
 an earlier match. Byes happen only in the first round: a top seed whose first-round opponent does

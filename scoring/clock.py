@@ -1,4 +1,4 @@
-"""The round clock (RULES.md, Time): what is left, the warnings, and a table's projected finish.
+"""The round clock (the rules, Time): what is left, the warnings, and a table's projected finish.
 
 Plain arithmetic on the server's times: every page carries the server's answer, so every screen agrees
 whatever the clock of the phone showing it says.

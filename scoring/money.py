@@ -1,4 +1,4 @@
-"""Money (RULES.md, Money): the prize pool, the payouts by final placing, and the side pot.
+"""Money (the rules, Money): the prize pool, the payouts by final placing, and the side pot.
 
 Amounts are ``Decimal`` with cents, never floats. Shares are worked out in whole cents with exact
 fractions, each rounded down; the cents left over go one at a time from the best place down, so what is

@@ -1,5 +1,5 @@
 """What a table came to, and what a team's round came to: decided here once, read by every page, sheet, export and
-API answer (RULES.md, "Absent teams and substitutes": credited rounds read the same everywhere).
+API answer (the rules, Absent teams and substitutes: credited rounds read the same everywhere).
 
 A table is played (in play until both teams sign), a forfeit (one team absent, or both), and may have had time
 called after hand N. A team's round is won, lost or tied at a signed table, a bye, won by forfeit, lost by being

@@ -5,31 +5,33 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from scoring.table import TeamKey
+# What the caller knows a team by (its id, its number; tests name teams by letters): sorted, and handed back.
+K = TypeVar("K", int, str)
 
 
 @dataclass(frozen=True)
-class Entrant:
+class Entrant(Generic[K]):
     """A team as the draw sees it: an identifier and the city or club it should not meet early."""
 
-    key: TeamKey
+    key: K
     city: str = ""
 
 
 @dataclass(frozen=True)
-class Draw:
+class Draw(Generic[K]):
     """Tables in order, each a pair of keys (the first sits North–South), and the bye if any."""
 
-    tables: tuple[tuple[TeamKey, TeamKey], ...]
-    bye: TeamKey | None = None
+    tables: tuple[tuple[K, K], ...]
+    bye: K | None = None
 
 
-def _same_city(a: Entrant, b: Entrant) -> bool:
+def _same_city(a: Entrant[K], b: Entrant[K]) -> bool:
     return bool(a.city) and a.city.strip().casefold() == b.city.strip().casefold()
 
 
-def _separate_cities(pairs: list[list[Entrant]]) -> None:
+def _separate_cities(pairs: list[list[Entrant[K]]]) -> None:
     """Swap partners between tables so fewer tables pit a city against itself; never more."""
     for i, pair in enumerate(pairs):
         if not _same_city(*pair):
@@ -44,7 +46,7 @@ def _separate_cities(pairs: list[list[Entrant]]) -> None:
                 break
 
 
-def random_draw(entrants: Sequence[Entrant], seed: int, *, avoid_same_city: bool = True) -> Draw:
+def random_draw(entrants: Sequence[Entrant[K]], seed: int, *, avoid_same_city: bool = True) -> Draw[K]:
     """Shuffle with a seeded generator and pair neighbours; the same seed gives the same draw.
 
     An odd field gives the last team in the shuffled order the bye. Teams of one city are kept
@@ -62,7 +64,7 @@ def random_draw(entrants: Sequence[Entrant], seed: int, *, avoid_same_city: bool
     return Draw(tables=tuple((a.key, b.key) for a, b in pairs), bye=bye)
 
 
-def _bye_choice(ranked: Sequence[Entrant], had_bye: Set[TeamKey]) -> Entrant:
+def _bye_choice(ranked: Sequence[Entrant[K]], had_bye: Set[K]) -> Entrant[K]:
     """The lowest-ranked team that has not had a bye (the lowest of all if every team has)."""
     for entrant in reversed(ranked):
         if entrant.key not in had_bye:
@@ -70,12 +72,12 @@ def _bye_choice(ranked: Sequence[Entrant], had_bye: Set[TeamKey]) -> Entrant:
     return ranked[-1]
 
 
-def _meet_key(a: TeamKey, b: TeamKey) -> frozenset[TeamKey]:
+def _meet_key(a: K, b: K) -> frozenset[K]:
     return frozenset((a, b))
 
 
 def _matching(
-    ranked: list[Entrant], met: Set[frozenset[TeamKey]], avoid_same_city: bool, *, reach: int, rematches: bool
+    ranked: list[Entrant[K]], met: Set[frozenset[K]], avoid_same_city: bool, *, reach: int, rematches: bool
 ) -> set[tuple[int, int]]:
     """A maximum-cardinality, maximum-weight matching: neighbours in the ranking score most.
 
@@ -105,12 +107,12 @@ def _matching(
 
 
 def swiss_draw(
-    ranked: Sequence[Entrant],
-    met: Set[frozenset[TeamKey]],
-    had_bye: Set[TeamKey] = frozenset(),
+    ranked: Sequence[Entrant[K]],
+    met: Set[frozenset[K]],
+    had_bye: Set[K] = frozenset(),
     *,
     avoid_same_city: bool = False,
-) -> Draw:
+) -> Draw[K]:
     """Pair teams with similar records: a perfect matching that keeps teams near each other in the
     standings, with no rematch while a rematch-free draw exists and teams of one city apart when asked.
 
@@ -137,11 +139,11 @@ def swiss_draw(
 
 
 def movement_draw(
-    previous: Sequence[tuple[TeamKey, TeamKey]],
-    ranked: Sequence[Entrant],
-    met: Set[frozenset[TeamKey]],
-    had_bye: Set[TeamKey] = frozenset(),
-) -> Draw:
+    previous: Sequence[tuple[K, K]],
+    ranked: Sequence[Entrant[K]],
+    met: Set[frozenset[K]],
+    had_bye: Set[K] = frozenset(),
+) -> Draw[K]:
     """Sitting/moving movement: sitting teams keep their table, moving teams advance one table.
 
     ``previous`` lists last round's tables in order as (sitting team, moving team); ``ranked`` is

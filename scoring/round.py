@@ -175,7 +175,7 @@ class _Rotation:
     def check(self, dealer: Seat, *, out_of_turn: bool = False) -> None:
         """Refuse a dealer the rotation does not propose, unless the hand is marked dealt out of turn.
 
-        The mark is the one way a team deals a third time in a round (RULES.md, Deal).
+        The mark is the one way a team deals a third time in a round (the rules, Deal).
         """
         if out_of_turn:
             return
@@ -218,7 +218,7 @@ def score_round(
     ``first_dealer`` is the seat dealt the first diamond (default: the first deal's dealer).
     ``rulings`` are director's rulings on the round as a whole. With ``tiebreak`` (a playoff
     match) a round level after its regulation hands goes on one hand at a time until a team leads.
-    With ``time_called`` (RULES.md, Time) the round is over with the hands played (a tied playoff match still
+    With ``time_called`` (the rules, Time) the round is over with the hands played (a tied playoff match still
     goes on one hand at a time); staff may still enter a hand after the call.
     Raises ``ScoringError`` for a third deal by one team or a hand after the round is over.
     """

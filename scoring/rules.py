@@ -1,4 +1,4 @@
-"""A tournament's rule set: every setting of RULES.md, with the two presets."""
+"""A tournament's rule set: every setting of the tournament rules, with the two presets."""
 
 from __future__ import annotations
 
@@ -76,9 +76,9 @@ SETTINGS: dict[str, Setting] = {
     ),
     "min_bid": Setting("Minimum bid", "The lowest level a player may bid.", minimum=1, maximum=MAX_LEVEL),
     "low_beats_high": Setting(
-        "Low beats high",
-        "At one level a low (Special) bid overcalls a high bid. Off: the two are equal and "
-        "neither overcalls the other.",
+        f"{BidKind.LOW.label} beats {BidKind.HIGH.label}",
+        f"At one level a {BidKind.LOW.label} bid overcalls an {BidKind.HIGH.label} bid. Off: the two are equal "
+        "and neither overcalls the other.",
         scored=False,
     ),
     "no_trump_multiplier": Setting(
@@ -141,7 +141,7 @@ SETTINGS: dict[str, Setting] = {
     ),
     "round_minutes": Setting(
         "Round clock (minutes)",
-        "Minutes a round lasts on the round clock the director starts; 0: no clock (RULES.md, Time).",
+        "Minutes a round lasts on the round clock the director starts; 0: no clock.",
         minimum=0,
         maximum=240,
         timing=True,

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from scoring.pairing import Draw
-from scoring.table import TeamKey
+from scoring.pairing import Draw, K
 
 
-def strength_order(keys: Sequence[TeamKey], strength: Mapping[TeamKey, float | None]) -> list[TeamKey]:
+def strength_order(keys: Sequence[K], strength: Mapping[K, float | None]) -> list[K]:
     """Strongest first; teams without a strength after every team with one, in the order given."""
     position = {key: index for index, key in enumerate(keys)}
     return sorted(
@@ -18,7 +17,7 @@ def strength_order(keys: Sequence[TeamKey], strength: Mapping[TeamKey, float | N
     )
 
 
-def seeded_draw(ranked: Sequence[TeamKey]) -> Draw:
+def seeded_draw(ranked: Sequence[K]) -> Draw[K]:
     """Seed ``i`` of the top half against seed ``i`` of the bottom half (1 v 5, 2 v 6, ... for 8 teams);
     an odd field gives the bye to the last team. The stronger team sits North–South."""
     if len(set(ranked)) != len(ranked):

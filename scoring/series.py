@@ -1,4 +1,4 @@
-"""Series points by final placing and a series' standings (RULES.md, Players across events).
+"""Series points by final placing and a series' standings (the rules, Players across events).
 
 A team's players earn the points of the best place the team reached (champion, runner-up, semifinalist:
 they do not add up) plus a share for each qualifying round won, byes and forfeit wins included.

@@ -1,4 +1,4 @@
-"""Ranking teams over their signed rounds by a tournament's ordered criteria (RULES.md, Standings)."""
+"""Ranking teams over their signed rounds by a tournament's ordered criteria (the rules, Standings)."""
 
 from __future__ import annotations
 

@@ -216,7 +216,8 @@ def sheet():
             return sheets.sheet_sign(table=table, version=self.version(table), pair=pair, player=player, **kwargs)
 
         def full_round(self, table):
-            """North deals first: NS make 3 (+3), EW make 4 Special (+4), NS set on 2 (EW +2), EW make 1 No (+4)."""
+            """North deals first: NS make 3 Uptown (+3), EW make 4 Downtown (+4), NS set on 2 Uptown (EW +2), EW make 1
+            No Trump (+4)."""
             self.hand(table, "N", "N", 3, "high", 9)
             self.hand(table, "E", "E", 4, "low", 10)
             self.hand(table, "S", "S", 2, "high", 7)

@@ -113,6 +113,7 @@ public_patterns = [
     path("t/<slug:slug>/", public.tournament_home, name="tournament"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     path("t/<slug:slug>/standings/fragment/", public.standings_fragment, name="standings_fragment"),
+    path("t/<slug:slug>/rules/", public.rules, name="rules"),
     path("t/<slug:slug>/draw/", public.draw, name="draw"),
     path("t/<slug:slug>/draw/fragment/", public.draw_fragment, name="draw_fragment"),
     path("t/<slug:slug>/teams/<int:number>/", public.team, name="team"),

@@ -141,7 +141,7 @@ def test_remove_and_undo_a_hand(phone, dealt_table):
     edit = phone.get_by_role("link", name="Edit hand 2")
     assert remove.bounding_box()["height"] >= 44 and edit.bounding_box()["height"] >= 44
     remove.click()
-    expect(phone.get_by_text("Hand 2: 4 Special by East, 10 books")).to_be_visible()
+    expect(phone.get_by_text("Hand 2: 4 Downtown by East, 10 books")).to_be_visible()
     assert Hand.objects.filter(table=dealt_table).count() == 2, "asking removes nothing"
     phone.get_by_role("button", name="Remove it").click()
     phone.get_by_text("Removed hand 2").first.wait_for()

@@ -21,8 +21,10 @@ def tap(form, field, label):
 
 
 def tap_bid(form, bid):
-    """One tap on the bid grid: "4", "4 Special" or "4 No"."""
-    form.locator("[data-field=bid] label", has_text=re.compile(f"^{re.escape(bid)}$")).click()
+    """One tap on the bid grid, whose buttons read "4 Uptown", "4 Downtown", "4 No Trump"; ``bid`` in any spelling
+    a scorekeeper writes ("4", "4 downtown", "4 NT")."""
+    label = str(Bid.parse(bid))
+    form.locator("[data-field=bid] label", has_text=re.compile(f"^{re.escape(label)}$")).click()
 
 
 def enter_hand(page, bidder, bid, trump, books):
@@ -32,7 +34,7 @@ def enter_hand(page, bidder, bid, trump, books):
     tap(form, "bidder", bidder)
     tap_bid(form, bid)
     if trump:
-        tap(form, "direction" if bid.endswith("No") else "suit", trump)
+        tap(form, "direction" if Bid.parse(bid).is_no_trump else "suit", trump)
     form.locator("[data-field=books] label").nth(books).click()
     page.get_by_text(f"Hand {number} saved").wait_for()
 
@@ -44,7 +46,7 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     first.get_by_role("button", name="This seat deals first").click()
     expect(phone.get_by_text("dealer: North")).to_be_visible()
 
-    enter_hand(phone, "E ·", "3 Special", "♥", 10)
+    enter_hand(phone, "E ·", "3 Downtown", "♥", 10)
     assert phone.locator(".message-success").inner_text().startswith("Hand 1 saved")
 
     phone.get_by_text("Re-deal (misdeal").click()
@@ -53,7 +55,7 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     redeal.get_by_role("button", name="Record the re-deal").click()
     expect(phone.get_by_text("Re-deal recorded: hand 2 is dealt again.")).to_be_visible()
 
-    enter_hand(phone, "N ·", "4", "♠", 9)
+    enter_hand(phone, "N ·", "4 Uptown", "♠", 9)
     phone.get_by_text("Penalty", exact=True).click()
     penalty = phone.locator("form[action$='/penalties/']")
     expect(penalty.locator("[data-field=team]"), "the offence comes first").to_be_hidden()
@@ -64,8 +66,8 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     penalty.get_by_role("button", name="Record the penalty").click()
     expect(phone.get_by_text("Penalty recorded: Renege by East–West.")).to_be_visible()
 
-    enter_hand(phone, "S ·", "2 No", "Down", 8)
-    enter_hand(phone, "W ·", "1", "", 6)
+    enter_hand(phone, "S ·", "2 No Trump", "Downtown", 8)
+    enter_hand(phone, "W ·", "1 Uptown", "", 6)
     expect(phone.get_by_text("Round complete")).to_be_visible()
 
     for side, pair in (("North–South", "NS"), ("East–West", "EW")):
@@ -78,11 +80,11 @@ def test_a_full_round_with_a_renege_and_a_re_deal(phone, live_table):
     expected = scoring.score_round(
         live_table.round.tournament.rules,
         [
-            Deal(Seat.NORTH, Seat.EAST, Bid.parse("3 Special"), 10),
+            Deal(Seat.NORTH, Seat.EAST, Bid.parse("3 Downtown"), 10),
             Deal(Seat.EAST, misdeal=True),
-            Deal(Seat.EAST, Seat.NORTH, Bid.parse("4"), 9, penalties=(Penalty(PenaltyKind.RENEGE, "EW"),)),
-            Deal(Seat.SOUTH, Seat.SOUTH, Bid.parse("2 No"), 8),
-            Deal(Seat.WEST, Seat.WEST, Bid.parse("1"), 6),
+            Deal(Seat.EAST, Seat.NORTH, Bid.parse("4 Uptown"), 9, penalties=(Penalty(PenaltyKind.RENEGE, "EW"),)),
+            Deal(Seat.SOUTH, Seat.SOUTH, Bid.parse("2 No Trump"), 8),
+            Deal(Seat.WEST, Seat.WEST, Bid.parse("1 Uptown"), 6),
         ],
     )
     assert phone.locator("#total-ns").inner_text() == str(expected.totals["NS"])
@@ -108,10 +110,11 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     loads = []
     page.on("load", lambda loaded: loads.append(loaded.url))
     form.locator("[data-field=bidder] label").nth(0).click()
-    tap_bid(form, "5 No")
+    tap_bid(form, "5 No Trump")
     form.locator("[data-field=books] label").nth(11).click()
     form.get_by_role("button", name="Show points").click()
     expect(page.get_by_text("This hand: North–South 10, East–West 0 (made).")).to_be_visible()
+    expect(page.locator(".card strong").first, "the bid read back in the players' words").to_have_text("5 No Trump")
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.get_by_text("Hand 1 saved: North–South 10, East–West 0.")).to_be_visible()
     # The sheet shows before its load event fires (a stylesheet still coming on a loaded machine): count after it.
@@ -119,3 +122,28 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     assert len(loads) == 2, f"a hand without JavaScript: the check page, then the sheet ({loads})"
     assert page.locator("#total-ns").inner_text() == "10"
     context.close()
+
+
+def test_the_bid_grid_names_each_kind_whole_in_its_button_on_a_phone(phone, live_table):
+    """At 390 px the 21 bids keep three rows, each button reading its level and the players' word for its kind
+    ("Uptown", "Downtown", "No Trump"): none running past its button (a word too wide goes on two lines between
+    its parts, "Down" and "town")."""
+    phone.goto(f"/table/{live_table.secret}/")
+    first = phone.locator("#first-dealer-form")
+    tap(first, "seat", "N ·")
+    first.get_by_role("button", name="This seat deals first").click()
+    grid = phone.locator("#hand-form [data-field=bid] .bid-grid")
+    grid.wait_for()
+    words = grid.locator("label small").all_inner_texts()
+    assert words[:3] == ["Uptown", "Downtown", "No Trump"] and len(words) == 21
+    spilling = phone.evaluate(
+        """[...document.querySelectorAll('#hand-form .bid-grid label')].filter(label => {
+            const small = label.querySelector('small'), box = label.getBoundingClientRect();
+            const word = small.getBoundingClientRect();
+            return small.scrollWidth > small.clientWidth + 1 || word.left < box.left - 1 || word.right > box.right + 1;
+        }).map(label => label.innerText)"""
+    )
+    assert not spilling, spilling
+    rows = {round(box["y"]) for box in (label.bounding_box() for label in grid.locator("label").all())}
+    assert len(rows) == 3, rows
+    grid.screenshot(path="/tmp/words-bid-grid.png")

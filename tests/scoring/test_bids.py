@@ -35,10 +35,10 @@ def test_anything_else_is_refused_with_a_message(text):
         Bid.parse(text)
 
 
-def test_tournament_words():
-    assert str(Bid(4, BidKind.HIGH)) == "4"
-    assert str(Bid(4, BidKind.LOW)) == "4 Special"
-    assert str(Bid(4, BidKind.NO_TRUMP)) == "4 No"
+def test_a_bid_is_written_as_players_call_it():
+    assert str(Bid(4, BidKind.HIGH)) == "4 Uptown"
+    assert str(Bid(4, BidKind.LOW)) == "4 Downtown"
+    assert str(Bid(4, BidKind.NO_TRUMP)) == "4 No Trump"
 
 
 def test_kind_accepts_its_string_value():

@@ -102,7 +102,7 @@ def test_books_outside_the_deal_are_refused(books):
 
 
 def test_a_bid_below_the_minimum_is_refused():
-    with pytest.raises(ScoringError, match="minimum bid is 2; 1 Special is too low"):
+    with pytest.raises(ScoringError, match="minimum bid is 2; 1 Downtown is too low"):
         score_hand(RuleSet(min_bid=2), Bid.parse("1 Special"), 8)
 
 

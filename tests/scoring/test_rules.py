@@ -70,7 +70,7 @@ def test_from_dict_fills_settings_missing_from_older_data():
         ({"kitty": True}, "Unknown rule set setting: kitty"),
         ({"min_bid": 0}, "Minimum bid: 0 is outside 1 to 7"),
         ({"min_bid": "3"}, "Minimum bid: expected a whole number"),
-        ({"low_beats_high": "yes"}, "Low beats high: expected yes or no"),
+        ({"low_beats_high": "yes"}, "Downtown beats Uptown: expected yes or no"),
         ({"deal": "bridge"}, "Deal: 'bridge' is not one of"),
         ({"jokers": 2}, "A straight deal has no jokers"),
         ({"deal": "kitty", "jokers": 3}, "Jokers: 3 is outside 0 to 2"),

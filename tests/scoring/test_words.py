@@ -29,7 +29,7 @@ def test_each_term_is_its_stored_value_with_a_label():
     assert Seat("N") is Seat.NORTH and Seat.NORTH == "N" and Seat.NORTH.label == "North"
     assert Pair.choices() == [("NS", "North–South"), ("EW", "East–West")]
     assert BidKind.values() == ["high", "low", "nt"]
-    assert [kind.word for kind in BidKind] == ["", "Special", "No"]
+    assert [kind.label for kind in BidKind] == ["Uptown", "Downtown", "No Trump"]
     assert [suit.symbol for suit in Suit] == ["♠", "♥", "♦", "♣"]
     assert [suit.red for suit in Suit] == [False, True, True, False]
     assert [seat.position for seat in Seat] == [0, 0, 1, 1], "each team's first player sits North or East"
@@ -38,14 +38,14 @@ def test_each_term_is_its_stored_value_with_a_label():
 @pytest.mark.parametrize(
     ("contract", "written"),
     [
-        (Contract(Bid(4, BidKind.HIGH), Suit.SPADES), "4 ♠"),
-        (Contract(Bid(4, BidKind.LOW), "hearts"), "4 Special ♥"),
-        (Contract(Bid(4, BidKind.LOW)), "4 Special"),
-        (Contract(Bid(3, BidKind.NO_TRUMP), direction="down"), "3 No (down)"),
-        (Contract(Bid(3, BidKind.NO_TRUMP)), "3 No (up)"),
+        (Contract(Bid(4, BidKind.HIGH), Suit.SPADES), "4 Uptown ♠"),
+        (Contract(Bid(4, BidKind.LOW), "hearts"), "4 Downtown ♥"),
+        (Contract(Bid(4, BidKind.LOW)), "4 Downtown"),
+        (Contract(Bid(3, BidKind.NO_TRUMP), direction="down"), "3 No Trump (downtown)"),
+        (Contract(Bid(3, BidKind.NO_TRUMP)), "3 No Trump (uptown)"),
     ],
 )
-def test_a_contract_is_written_in_tournament_words(contract, written):
+def test_a_contract_is_written_in_the_players_words(contract, written):
     assert str(contract) == written
 
 

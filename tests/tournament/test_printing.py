@@ -33,7 +33,7 @@ def test_blank_sheets_one_page_per_table_with_teams_players_and_the_link(round_w
         assert f"#{ns.number} {ns.display_name}" in page and f"#{ew.number} {ew.display_name}" in page
         for member, seat in zip(ns.members + ew.members, ["North", "South", "East", "West"], strict=True):
             assert f"{seat}: {member.player.name}" in page
-        assert "SITS AND KEEPS THIS SHEET" in page.upper()
+        assert "KEEPS THE SCORE SHEET" in page.upper()
         assert "North–South signature" in page and "Table scorekeeper" in page
         assert table_link(table, BASE).replace("http://", "") in page.replace("\n", "")
 
@@ -86,7 +86,8 @@ def test_completed_sheets_hold_each_hands_bid_and_points(round_with_tables, shee
     assert "Completed score sheet" in page
     for hand in table.hands.all():
         assert hand.get_bidder_display() in page
-    assert "1 No" in page and "4 Special" in page
+    assert "1 No Trump" in page and "4 Downtown" in page and "3 Uptown" in page
+    assert "KEEPS THE SCORE SHEET" in page.upper() and "Special" not in page
     assert "Total 3 10" in page.replace("\n", " ")
 
 

@@ -129,3 +129,10 @@ def test_unknown_pages_and_refusals_explain_themselves(client, player_user):
     client.force_login(player_user)
     response = client.get(reverse("director:event_create"))
     assert response.status_code == 403 and "Not allowed" in response.content.decode()
+
+
+def test_the_readme_names_every_doc():
+    """A doc the README does not name is a doc nobody finds."""
+    readme = (ROOT / "README.md").read_text()
+    unnamed = [path.name for path in sorted((ROOT / "docs").glob("*.md")) if path.name not in readme]
+    assert not unnamed, unnamed

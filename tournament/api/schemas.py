@@ -7,12 +7,16 @@ from typing import Annotated, Any
 from ninja import Schema
 from pydantic import AliasChoices, BeforeValidator, Field
 
-from scoring import Result
+from scoring import BidKind, Result
 
 
-def read(attribute: str, name: str, default: Any = ...) -> Any:
+def read(attribute: str, name: str, default: Any = ..., description: str | None = None) -> Any:
     """A field read from a record's ``attribute`` (an answer built already reads as ``name``)."""
-    return Field(default, validation_alias=AliasChoices(attribute, name))
+    return Field(default, validation_alias=AliasChoices(attribute, name), description=description)
+
+
+# The bid kinds' codes with the words players say for them, from the engine's one list.
+KINDS = ", ".join(f"'{kind.value}' ({kind.label})" for kind in BidKind)
 
 
 # Text the models keep blank when there is none, which the API says as null; a value as its words.
@@ -95,9 +99,9 @@ class HandOut(Schema):
     misdeal: bool
     dealer: str
     bidder: Blank
-    bid: Blank = read("contract.bid", "bid", None)
+    bid: Blank = read("contract.bid", "bid", None, "The bid in the players' words, e.g. '4 Downtown'.")
     level: int | None = read("bid_level", "level")
-    kind: Blank = read("bid_kind", "kind")
+    kind: Blank = read("bid_kind", "kind", description=f"The bid's kind: {KINDS}.")
     trump: Blank = read("trump_suit", "trump")
     direction: Blank = read("contract.direction", "direction")
     books: int | None
@@ -133,7 +137,7 @@ class TableOut(Schema):
     stage: str
     north_south: TeamRef | None
     east_west: TeamRef | None
-    sitting: str
+    sitting: str = Field(description="The side whose team keeps the score sheet: 'NS' or 'EW'.")
     hands_played: int
     complete: bool
     time_called_after: int | None = None

@@ -175,9 +175,9 @@ class DrawForm(forms.Form):
         widget=forms.RadioSelect,
         initial=Round.Method.RANDOM,
         help_text="Random: a seeded shuffle (round 1). Swiss: teams with similar records meet, no rematch while "
-        "another draw exists, byes to the lowest-ranked team without one. Movement: sitting teams stay, moving "
-        "teams advance one table. Manual: your table list. Teams of one city are kept apart in the first rounds "
-        "where possible.",
+        "another draw exists, byes to the lowest-ranked team without one. Movement: the teams that kept the score "
+        "sheets stay at their tables, the others move one table on. Manual: your table list. Teams of one city are "
+        "kept apart in the first rounds where possible.",
     )
     seed = forms.IntegerField(
         min_value=0,

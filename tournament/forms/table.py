@@ -3,6 +3,8 @@
 import json
 
 from django import forms
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 
 import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
@@ -102,7 +104,7 @@ class FirstDealerForm(VersionedForm):
 
 
 def bid_choices(min_bid: int = 1) -> list[tuple[str, str]]:
-    """One choice per bid, in tournament words ("4", "4 Special", "4 No"), level by level."""
+    """One choice per bid, in the players' words ("4 Uptown", "4 Downtown", "4 No Trump"), level by level."""
     return [
         (f"{level}:{kind.value}", str(scoring.Bid(level, kind)))
         for level in range(min_bid, scoring.bids.MAX_LEVEL + 1)
@@ -115,13 +117,19 @@ def bid_value(level: int, kind: str) -> str:
 
 
 class BidGrid(SplitLabelButtons):
-    """The bids as a grid: a column per level, a row each for high, Special and No (the kind's word small
-    beneath the level), so that the 21 bids take three rows of a phone."""
+    """The bids as a grid: a column per level, a row each for Uptown, Downtown and No Trump (the kind's word
+    small beneath the level), so that the 21 bids take three rows of a phone."""
 
     template_name = "table/widgets/bid_grid.html"
     option_template_name = "table/widgets/bid_button.html"
     parts = ("level", "kind_word")
     separator = " "
+
+    def create_option(self, *args, **kwargs):
+        """A seventh of a phone is narrower than "Downtown": the word may go on two lines before its "town"."""
+        option = super().create_option(*args, **kwargs)
+        option["kind_word"] = mark_safe(escape(option["kind_word"]).replace("town", "<wbr>town"))
+        return option
 
 
 class HandForm(VersionedForm):
@@ -148,7 +156,7 @@ class HandForm(VersionedForm):
         choices=Direction.choices(),
         widget=ChoiceButtons,
         required=False,
-        label="No trump played (optional; up if none named)",
+        label=f"No Trump played (optional; {Direction.UP.label.lower()} if none named)",
     )
     out_of_turn = forms.BooleanField(
         required=False,
@@ -162,6 +170,11 @@ class HandForm(VersionedForm):
         self.fields["dealer"].choices = _seat_choices(seats)
         self.fields["bidder"].choices = _seat_choices(seats)
         self.fields["bid"].choices = bid_choices(min_bid)
+
+    @property
+    def chosen_bid(self) -> scoring.Bid:
+        """The bid a valid form chose, to read back in the players' words."""
+        return scoring.Bid(self.cleaned_data["level"], self.cleaned_data["kind"])
 
     def clean(self):
         """The bid as the services take it: a level and a kind."""

@@ -37,7 +37,7 @@ STANDINGS_ORDERS = [(",".join(order), order_label(order)) for order in ORDERS]
 
 class Tournament(models.Model):
     class SheetMode(models.TextChoices):
-        SIGN = "sign", "The sitting team enters; both teams sign with their codes"
+        SIGN = "sign", "The team that keeps the score sheet enters; both teams sign with their codes"
         ACCEPT = "accept", "The opponents accept each hand with their code"
         DOUBLE = "double", "Blind double entry: each team enters every hand on its own phone"
 
@@ -143,7 +143,7 @@ class Tournament(models.Model):
 
     @property
     def accept_mode(self) -> bool:
-        """The opponents accept each hand the sitting team enters, with their code."""
+        """The opponents accept each hand the team keeping the score sheet enters, with their code."""
         return self.sheet_mode == self.SheetMode.ACCEPT
 
     @property

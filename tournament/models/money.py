@@ -1,4 +1,4 @@
-"""Money at the desk (RULES.md, Money): what each team paid or was refunded, and the prizes paid out."""
+"""Money at the desk (the rules, Money): what each team paid or was refunded, and the prizes paid out."""
 
 from django.db import models
 from django.db.models import Q
@@ -11,7 +11,7 @@ class Pot(models.TextChoices):
     SIDE_POT = "side_pot", "Side pot"
 
 
-# The tournament's money settings (RULES.md, Money), as the services, the forms and the archive name them.
+# The tournament's money settings (the rules, Money), as the services, the forms and the archive name them.
 MONEY_SETTINGS = ("entry_fee", "side_pot_fee", "house_percent", "payout_percents", "side_pot_rule")
 PRIZE_FROM: dict[str, str] = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
 

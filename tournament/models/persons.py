@@ -1,5 +1,5 @@
 """Players across events: the person above each event's player records, series of tournaments, and the
-ratings a recompute stores (RULES.md, Players across events)."""
+ratings a recompute stores (the rules, Players across events)."""
 
 import uuid
 

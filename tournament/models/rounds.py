@@ -22,7 +22,7 @@ class Round(models.Model):
     class Method(models.TextChoices):
         RANDOM = "random", "Random"
         SWISS = "swiss", "Swiss"
-        MOVEMENT = "movement", "Sitting/moving movement"
+        MOVEMENT = "movement", "Movement"
         MANUAL = "manual", "Manual"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
@@ -78,6 +78,12 @@ def new_table_secret() -> str:
     return secrets.token_urlsafe(12)
 
 
+# The sitting team and the other, in the words players read at the table, on the pages and on paper.
+KEEPS_SHEET = "keeps the score sheet"
+STAYS = "stays at this table"
+MOVES = "moves after the round"
+
+
 class Table(models.Model):
     """Two teams at one numbered table for one round; its secret opens the scorekeeper's page."""
 
@@ -91,7 +97,7 @@ class Table(models.Model):
         max_length=2,
         choices=Pair.choices(),
         default=Pair.NORTH_SOUTH,
-        help_text="The team that keeps the sheet.",
+        help_text="The team that keeps the score sheet.",
     )
     secret = models.CharField(max_length=32, unique=True, default=new_table_secret, editable=False)
     version = models.PositiveIntegerField(default=0, help_text="Goes up with every change to the sheet.")
@@ -168,6 +174,16 @@ class Table(models.Model):
     def plays_on_after_time(self) -> bool:
         """A playoff match level when time was called is not over: it plays on one hand at a time while level."""
         return self.time_called_at is not None and not self.complete and self.round.kind == Round.Kind.PLAYOFF
+
+    def role_of(self, side: str) -> str:
+        """What the team at ``side`` does besides playing, as every page and sheet says it: the sitting team keeps
+        the score sheet (and, in a round drawn by movement, stays at this table: the next movement keeps it here),
+        the other team moves after a movement round; "" for it in another round. Reads ``self.round``, which the
+        pages' table lists hold."""
+        movement = self.round.method == Round.Method.MOVEMENT
+        if side == self.sitting_pair:
+            return f"{KEEPS_SHEET} ({STAYS})" if movement else KEEPS_SHEET
+        return MOVES if movement else ""
 
     @property
     def team_ns(self):

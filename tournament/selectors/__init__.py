@@ -10,6 +10,7 @@ from tournament.selectors.events import (
     event_tournaments,
     events_list,
     tournament_get,
+    tournament_rules_words,
 )
 from tournament.selectors.exports import RulingRow, tournament_hand_rows, tournament_hands
 from tournament.selectors.log import log_entries
@@ -107,4 +108,5 @@ __all__ = [
     "tournament_hand_rows",
     "tournament_hands",
     "tournament_placings",
+    "tournament_rules_words",
 ]

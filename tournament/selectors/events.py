@@ -6,6 +6,8 @@ from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from scoring.money import SidePotRule
+from scoring.rulebook import Money, Section, rules_in_words
 from tournament.models import Announcement, Event, Tournament
 
 
@@ -26,6 +28,24 @@ def event_tournaments(event: Event) -> QuerySet[Tournament]:
 
 def tournament_get(slug: str) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("event"), slug=slug)
+
+
+def tournament_rules_words(tournament: Tournament) -> list[Section]:
+    """The tournament's rules in sentences, from its rule set, standings order and money settings (no query)."""
+    money = Money(
+        entry_fee=tournament.entry_fee,
+        side_pot_fee=tournament.side_pot_fee,
+        house_percent=tournament.house_percent,
+        payout_percents=tournament.percents,
+        side_pot_rule=SidePotRule(tournament.side_pot_rule),
+    )
+    return rules_in_words(
+        tournament.rules,
+        criteria=tournament.criteria,
+        rating_breaks_ties=tournament.rating_breaks_ties,
+        qualifying_rounds=tournament.qualifying_rounds,
+        money=money,
+    )
 
 
 def announcements_active(tournament: Tournament) -> QuerySet[Announcement]:

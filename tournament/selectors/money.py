@@ -92,7 +92,7 @@ class DeskMoney:
 
 
 def _expected(tournament: Tournament, team: Team, entry_net: Decimal, side_net: Decimal) -> tuple[Decimal, Decimal]:
-    """A withdrawn team owes nothing more; what it paid is kept unless refunded (RULES.md, Money)."""
+    """A withdrawn team owes nothing more; what it paid is kept unless refunded (the rules, Money)."""
     if team.withdrawn:
         return entry_net, side_net if team.side_pot else ZERO
     return tournament.entry_fee, tournament.side_pot_fee if team.side_pot else ZERO

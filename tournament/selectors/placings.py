@@ -115,7 +115,7 @@ def tournament_placings(tournament: Tournament) -> list[Placing] | None:
 
 
 def _by_the_standings(tournament: Tournament) -> list[Placing] | None:
-    """A tournament without a playoff, placed by its standings (RULES.md, Playoffs) once every qualifying round is
+    """A tournament without a playoff, placed by its standings (the rules, Playoffs) once every qualifying round is
     published and signed; None before."""
     if qualifying_rounds_signed(tournament=tournament).count() < tournament.qualifying_rounds:
         return None

@@ -62,7 +62,7 @@ def _signed_seatings(tournament: Tournament, *, forfeits: bool = False):
 
 
 def _forfeit_losses(tournament: Tournament, team_ids=None) -> dict[int, int]:
-    """The rounds each team (of ``team_ids``, else every team) lost by being absent (RULES.md: 0 points, a lost
+    """The rounds each team (of ``team_ids``, else every team) lost by being absent (the rules: 0 points, a lost
     round, no points against)."""
     losses: dict[int, int] = defaultdict(int)
     forfeits = _signed_seatings(tournament, forfeits=True)

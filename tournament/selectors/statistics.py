@@ -1,4 +1,4 @@
-"""Statistics and awards from the per-hand record of signed tables (RULES.md scoring; the engine tallies)."""
+"""Statistics and awards from the per-hand record of signed tables (the tournament's scoring; the engine tallies)."""
 
 from collections import defaultdict
 from dataclasses import dataclass

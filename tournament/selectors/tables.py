@@ -107,7 +107,7 @@ def table_seats(table: Table, substitutes: RoundSubstitutes | None = None) -> li
 
 def team_signers(seats: list[SeatView], pair: str) -> list[SeatView]:
     """Who may sign for the team at ``pair``: the two who sat there this round, a substitute in place of the
-    player they replaced (RULES.md: the substitute signs for that round)."""
+    player they replaced (the rules: the substitute signs for that round)."""
     return [seat for seat in seats if seat.pair == pair and seat.player]
 
 

@@ -1,4 +1,4 @@
-"""Absent teams and substitutes (RULES.md): a forfeit declared at a table, undone like any ruling; a team marked
+"""Absent teams and substitutes (the rules): a forfeit declared at a table, undone like any ruling; a team marked
 sitting out a round before it is drawn; a substitute approved for one player of a team for one round."""
 
 from dataclasses import dataclass, field

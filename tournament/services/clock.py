@@ -1,4 +1,4 @@
-"""The round clock (RULES.md, Time): the director starts, pauses, resumes and adds time to a round or to one
+"""The round clock (the rules, Time): the director starts, pauses, resumes and adds time to a round or to one
 table; at time a table finishes the hand in play, and the sheet is complete with the hands played.
 
 Each table keeps its own clock (the round's, plus what was added to it alone), so every page reads one table's

@@ -15,6 +15,7 @@ from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
 from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
 from tournament.selectors.money import ZERO, desk_money, payout_sheet, split_said
+from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.throttle import payout_key, throttle_check, throttle_clear, throttle_fail
 from tournament.typed import text_checked
@@ -55,15 +56,16 @@ def money_settings_set(
         raise ServiceError("Choose how the side pot is paid.", field="side_pot_rule")
     values["side_pot_rule"] = side_pot_rule
     before = _settings(tournament)
-    changed = {name: value for name, value in values.items() if str(value) != before[name]}
-    if not changed:
+    differing = {name: value for name, value in values.items() if str(value) != before[name]}
+    if not differing:
         return tournament
     if tournament.payouts.exists():
         raise ServiceError("Prizes have been paid already: the money settings can no longer change.")
-    for name, value in changed.items():
+    for name, value in differing.items():
         setattr(tournament, name, value)
-    tournament.save(update_fields=list(changed))
+    tournament.save(update_fields=list(differing))
     fees_settle(tournament)
+    changed(Changed.TOURNAMENT, tournament)  # the public rules page states the money settings
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.MONEY_SETTINGS,

@@ -1,4 +1,4 @@
-"""Ratings recomputed from scratch over every signed round, in the order played (RULES.md: optional and
+"""Ratings recomputed from scratch over every signed round, in the order played (the rules: optional and
 informational). The same records always give the same numbers: the engine is deterministic and the rounds
 are read in a fixed order."""
 

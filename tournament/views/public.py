@@ -67,6 +67,17 @@ def tournament_home(request, slug):
     return render(request, "public/tournament.html", context)
 
 
+@public_page()
+def rules(request, tournament):
+    """The rules the app applies to this tournament, in words, from its settings: cached with the results, which
+    move with every change of its rules or settings."""
+    return render(
+        request,
+        "public/rules.html",
+        tournament_context(tournament, sections=selectors.tournament_rules_words(tournament)),
+    )
+
+
 def _standings_order(request) -> str:
     """The order asked for (?sort=), if it is one the standings have; else their own order ("")."""
     order = request.GET.get("sort", "")

@@ -151,7 +151,7 @@ def test_series_bad_input_is_refused_with_nothing_written(spring):
 
 
 def test_statistics_match_a_count_of_the_hands(table, sheet):
-    """NS make 3 (+3), EW make 4 Special (+4), NS set on 2 (EW +2), EW make 1 No (+4); EW renege twice on
+    """NS make 3 Uptown (+3), EW make 4 Downtown (+4), NS set on 2 (EW +2), EW make 1 No Trump (+4); EW renege twice on
     the first hand, which gives NS all 13 books: a Boston."""
     sheet.full_round(table)
     sheet.penalty(table, kind="renege", team="EW", hand=table.hands.get(sequence=1), count=2)

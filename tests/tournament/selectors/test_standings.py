@@ -168,7 +168,7 @@ def test_every_hand_exports_as_csv(client, scorekeeper, director, tournament, ma
     client.force_login(scorekeeper)
     rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))
     assert [(r["Hand"], r["Re-deal"], r["Bid"], r["Books"], r["E-W points"]) for r in rows] == [
-        ("1", "no", "3 Special ♥", "10", "7"),
+        ("1", "no", "3 Downtown ♥", "10", "7"),
         ("2", "yes", "", "", "0"),
         ("", "no", "", "", "0"),
     ]

@@ -30,7 +30,7 @@ def test_a_hand_is_scored_and_stored(table, sheet):
     assert (hand.ns_points, hand.ew_points) == (0, 6)
     assert (table.ns_total, table.ew_total, table.hands_played, table.complete) == (0, 6, 1, False)
     assert table.first_dealer == "N", "the first hand's dealer is the first dealer"
-    assert hand.bid_text == "3 Special ♥"
+    assert hand.bid_text == "3 Downtown ♥"
 
 
 def test_a_full_round_is_complete_with_its_totals(table, sheet):
@@ -46,7 +46,7 @@ def test_every_change_is_in_the_history_with_the_version(table, sheet):
     changes = list(table.changes.order_by("version"))
     assert [change.action for change in changes] == [LogEntry.Action.HAND_ADDED, LogEntry.Action.PENALTY_ADDED]
     assert [change.version for change in changes] == [1, 2]
-    assert changes[0].summary == "Hand 1: 3 ♥ by East, 9 books"
+    assert changes[0].summary == "Hand 1: 3 Uptown ♥ by East, 9 books"
     assert changes[0].after["books"] == 9
 
 
@@ -98,7 +98,7 @@ def test_a_third_deal_by_one_team_is_refused_beside_the_dealer(table, sheet):
 
 def test_a_trump_bid_needs_no_suit(table, sheet):
     hand = sheet.hand(table, "N", "E", 3, "high", 9, suit="")
-    assert hand.trump_suit == "" and hand.bid_text == "3" and (hand.ns_points, hand.ew_points) == (0, 3)
+    assert hand.trump_suit == "" and hand.bid_text == "3 Uptown" and (hand.ns_points, hand.ew_points) == (0, 3)
 
 
 def test_a_dealer_out_of_rotation_is_refused_unless_marked(table, sheet):
@@ -305,7 +305,7 @@ def test_a_save_from_an_out_of_date_view_is_refused_and_says_what_changed(table,
     sheet.hand(table, "N", "E", 3, "high", 9)
     stale_version = 0
     entry = HandEntry("N", "E", 4, "high", 10, "spades")
-    with pytest.raises(StaleSheet, match=r"Hand 1: 3 ♥ by East, 9 books \(table link\)"):
+    with pytest.raises(StaleSheet, match=r"Hand 1: 3 Uptown ♥ by East, 9 books \(table link\)"):
         sheets.hand_record(table=table, version=stale_version, entry=entry)
     assert table.hands.count() == 1
 

@@ -1,4 +1,5 @@
 import datetime
+import html as markup
 import re
 
 import pytest
@@ -8,8 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import RuleSet
-from tests.conftest import round_published
+from tests.conftest import round_published, text_of
 from tournament.models import Event, Round, Team, Tournament
+from tournament.services.absence import team_sit_out_set
 from tournament.services.draws import round_draw
 from tournament.services.events import tournament_rules_set
 
@@ -343,3 +345,18 @@ def test_the_live_view_offers_only_what_its_viewer_may_use(client, tournament, m
         assert "Start the clock (40 minutes)" in html
         assert reverse("director:round_clock", args=[tournament.slug, round_.number]) in actions
         assert reverse("director:round", args=[tournament.slug, round_.number]) in links
+
+
+def test_the_draft_names_the_bye_and_the_team_sitting_out_above_its_tables(director_client, tournament, make_teams):
+    """Who does not play at a table this round is read first, before the tables and the substitutes' form."""
+    teams = make_teams(tournament, 6)
+    team_sit_out_set(team=teams[5], round_number=1, reason="flight late")
+    draw_page = markup.unescape(text_of(director_client.get(reverse("director:round_new", args=[tournament.slug]))))
+    assert f"the 1 sitting out: #6 {teams[5].display_name})" in draw_page
+    round_draw(tournament=tournament, method="random", seed=3)
+    html = markup.unescape(director_client.get(reverse("director:round", args=[tournament.slug, 1])).content.decode())
+    bye = tournament.rounds.get().seatings.get(table__isnull=True).team
+    top = html[: html.index('id="table-1"')]
+    assert f"Bye:</strong> #{bye.number} {bye.display_name}" in top
+    assert f"Sits out:</strong> #6 {teams[5].display_name}" in top and "flight late" in top
+    assert html.index("Sits out:") < html.index('id="substitutes"')

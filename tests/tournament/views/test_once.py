@@ -588,7 +588,7 @@ PAGES = {
     "event_archive", "event_persons", "persons", "series_pdf", "home", "server_now", "favicon", "standings",
     "standings_fragment", "draw", "draw_fragment", "team", "bracket", "bracket_fragment", "projector", "statistics",
     "person", "team_page", "table", "table_history", "table_card", "service_worker", "display_choose",
-    "display_stylesheet",
+    "display_stylesheet", "rules",
 }  # fmt: skip
 
 

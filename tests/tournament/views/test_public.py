@@ -87,7 +87,7 @@ def test_find_my_table_shows_each_players_seat(client, played):
 def test_a_teams_page_lists_every_hand_round_by_round(client, played):
     text = text_of(client.get(reverse("public:team", args=[played.slug, 1])))
     assert "Round 1 · table 1" in text and "Round 2 · table" in text
-    assert "3 ♥ by North" in text and "Signed" in text and "In play" in text
+    assert "3 Uptown ♥ by North" in text and "Signed" in text and "In play" in text
     assert client.get(reverse("public:team", args=[played.slug, 99])).status_code == 404
 
 
@@ -122,7 +122,18 @@ def count_queries(client, url):
 
 
 @pytest.mark.parametrize(
-    "page", ["standings", "draw", "team", "projector", "tournament", "bracket", "standings_fragment", "draw_fragment"]
+    "page",
+    [
+        "standings",
+        "draw",
+        "team",
+        "projector",
+        "tournament",
+        "bracket",
+        "standings_fragment",
+        "draw_fragment",
+        "rules",
+    ],
 )
 def test_public_page_query_counts_do_not_grow_with_the_field(client, event, big_field, page):
     counts = []

@@ -28,7 +28,7 @@ NOT_REFUSED = {
     "team", "bracket", "bracket_fragment", "projector", "team_page", "team_forget", "table", "table_hand_check",
     "table_history", "table_card", "service_worker", "login", "logout", "team_code_new", "announcement_remove",
     "code_pauses", "payouts", "payouts_pdf", "payouts_export", "event_persons", "persons", "series_pdf", "statistics",
-    "person", "ratings_recompute", "tournament_ratings", "server_now", "favicon",
+    "person", "ratings_recompute", "tournament_ratings", "server_now", "favicon", "rules",
     "display_choose", "display_stylesheet", "round_pairings_pdf",
 }  # fmt: skip
 

@@ -74,7 +74,7 @@ def test_without_javascript_the_points_are_confirmed_before_saving(client, table
     assert response.status_code == 302 and response.url.endswith("#entry")
     assert client.post(url("table_hand_add", table), data).status_code == 302
     hand = table.hands.get()
-    assert (hand.ew_points, hand.bid_text) == (4, "3 Special ♥"), "a second tap on Save records the hand once"
+    assert (hand.ew_points, hand.bid_text) == (4, "3 Downtown ♥"), "a second tap on Save records the hand once"
     assert "East–West 4" in text_of(client.get(url("table", table)))
     back = client.get(url("table_hand_check", table), follow=True)
     assert back.redirect_chain and "is dealt by" not in text_of(back), "Back to the saved check opens the sheet"
@@ -111,7 +111,7 @@ def test_a_hand_needs_no_trump_suit(client, table):
     response = client.post(url("table_hand_add", table), hand_post(0, suit=""))
     assert response.status_code == 302
     hand = table.hands.get()
-    assert (hand.bid_text, hand.ew_points) == ("3 Special", 4)
+    assert (hand.bid_text, hand.ew_points) == ("3 Downtown", 4)
 
 
 def test_a_refusal_is_shown_beside_its_field_and_nothing_is_saved(client, table):
@@ -126,7 +126,7 @@ def test_a_stale_save_comes_back_in_the_form_as_the_hand_now_next_with_the_deale
     client.post(url("table_hand_add", table), hand_post(0))
     response = client.post(url("table_hand_add", table), hand_post(0, bidder="N", books="9"), follow=True)
     said = text_of(response)
-    assert "The sheet changed on another device after this was entered: Hand 1: 3 Special ♥ by East, 10 books" in said
+    assert "The sheet changed on another device after this was entered: Hand 1: 3 Downtown ♥ by East, 10 books" in said
     assert "This entry is now hand 2, and the dealer is now East" in said and "the rest is as you typed it" in said
     assert table.hands.count() == 1
     form = response.content.decode().split('id="hand-form"')[1].split("</form>")[0]

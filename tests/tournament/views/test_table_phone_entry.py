@@ -192,7 +192,7 @@ def test_removing_a_hand_asks_first_saying_what_goes_and_which_signatures_are_vo
     table = sheet.full_round(table)
     sheet.sign(table, "NS", table.team_at("NS").members[0].player)
     page = text_of(client.get(url("table_hand_remove", table, 4)))
-    assert "Hand 4: 1 No (up) by West, 8 books" in page
+    assert "Hand 4: 1 No Trump (uptown) by West, 8 books" in page
     assert "will be voided: Player 0a for North–South" in page
     assert table.hands.count() == 4, "asking removes nothing"
     table.refresh_from_db()

@@ -30,7 +30,8 @@ def drawn(tournament, make_teams):
 def test_the_code_opens_the_teams_page_with_its_table_seats_and_opponents(client, tournament, drawn):
     page = open_team(client, drawn[0])
     html = text_of(client.get(page))
-    assert "Round 1 · Table 1" in html and "You sit North–South and keep the sheet" in html
+    assert "Round 1 · Table 1" in html and "You sit North–South" in html
+    assert "Your team keeps the score sheet." in html
     assert "North: Player 0a" in html and "Against #2" in html
     other = Client()
     assert other.get(page).status_code == 404, "another phone without the code sees nothing"

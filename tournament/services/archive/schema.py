@@ -327,7 +327,7 @@ class PayoutData(Recorded):
 
 
 class MoneyData(Recorded):
-    """The tournament's money settings (RULES.md, Money), every payment and refund, and the prizes paid."""
+    """The tournament's money settings (the rules, Money), every payment and refund, and the prizes paid."""
 
     entry_fee: Money
     side_pot_fee: Money

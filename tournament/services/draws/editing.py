@@ -101,7 +101,7 @@ def draw_team_move(*, round: Round, team: Team, table_number: int | None, actor:
 
 @transaction.atomic
 def draw_sitting_toggle(*, table: Table, actor: Actor | None = None) -> Table:
-    """Make the other team the sitting team (the one that keeps the sheet)."""
+    """Make the other team the sitting team (the one that keeps the score sheet)."""
     round_ = draft_locked(table.round)
     table.sitting_pair = Pair(table.sitting_pair).other
     table.save(update_fields=["sitting_pair"])
@@ -109,7 +109,7 @@ def draw_sitting_toggle(*, table: Table, actor: Actor | None = None) -> Table:
         round_,
         actor,
         LogEntry.Action.DRAW_CHANGED,
-        f"Round {round_.number}, table {table.number}: {Pair(table.sitting_pair).label} sit and keep the sheet",
+        f"Round {round_.number}, table {table.number}: {Pair(table.sitting_pair).label} keeps the score sheet",
     )
     return table
 

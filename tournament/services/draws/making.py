@@ -2,6 +2,7 @@
 
 import re
 import secrets
+from typing import Any
 
 from django.db import transaction
 
@@ -41,9 +42,11 @@ def _parse_manual(text: str, teams: list[Team]) -> tuple[list[tuple[Team, Team]]
     by_number = {team.number: team for team in teams}
     if not text.strip():
         ordered = list(teams)
-        bye = ordered.pop() if len(ordered) % 2 else None
-        return [(ordered[i], ordered[i + 1]) for i in range(0, len(ordered), 2)], bye
-    tables, bye, placed = [], None, {}
+        last = ordered.pop() if len(ordered) % 2 else None
+        return [(ordered[i], ordered[i + 1]) for i in range(0, len(ordered), 2)], last
+    tables: list[tuple[Team, Team]] = []
+    bye: Team | None = None
+    placed: dict[int, int] = {}
     for line_number, line in enumerate(text.splitlines(), start=1):
         tokens = _TEAM_NUMBER.findall(line)
         if any(len(token) > 6 for token in tokens):
@@ -114,7 +117,7 @@ def still_playing_check(tournament: Tournament, number: int, doing: str, overrid
     return f"; {doing} while {words} {verb} not signed (director's override)"
 
 
-def draw_changed(round_: Round, actor: Actor | None, action: str, summary: str, **details) -> None:
+def draw_changed(round_: Round, actor: Actor | None, action: str, summary: str, **details: Any) -> None:
     """The round's draw changed (drawn, edited, published, unpublished, closed or discarded): logged as ``action``,
     and the pages that show it moved."""
     log_write(
@@ -132,14 +135,14 @@ def draw_snapshot(round_: Round) -> dict:
     """A draw as table numbers and team numbers, for the log: {"1": [3, 7], ..., "bye": 9}."""
     snapshot: dict = {}
     for seating in round_.seatings.select_related("team", "table").order_by("table__number", "pair"):
-        if seating.table_id is None:
+        if seating.table is None:
             snapshot["bye"] = seating.team.number
         else:
             snapshot.setdefault(str(seating.table.number), []).append(seating.team.number)
     return snapshot
 
 
-def rating_seeded_tables(teams: list) -> tuple[list, object]:
+def rating_seeded_tables(teams: list[Team]) -> tuple[list[tuple[Team, Team]], Team | None]:
     """Round 1 by the players' ratings: the stronger half against the weaker half (teams without a rating
     last, by number). Refused while no team has a rating."""
     ratings = team_ratings(team.pk for team in teams)

@@ -112,7 +112,7 @@ def hand_submit(
 
     def edit(table: Table, correction: bool) -> Change:
         if not table.round.tournament.double_entry:
-            raise ServiceError("In this tournament the sitting team enters the hands at the table.")
+            raise ServiceError("In this tournament the team that keeps the score sheet enters the hands at the table.")
         if pair not in Pair.values():
             raise ServiceError("Choose your team.", field="pair")
         side = Pair(pair)

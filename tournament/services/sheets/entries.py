@@ -16,7 +16,7 @@ class HandEntry:
     """A played hand as the scorekeeper enters it.
 
     The trump suit (or no-trump direction) is optional: scoring never needs it. ``out_of_turn`` marks a hand
-    its dealer dealt out of turn, caught only once bidding had begun: it stands (RULES.md, Deal).
+    its dealer dealt out of turn, caught only once bidding had begun: it stands (the rules, Deal).
     """
 
     dealer: str

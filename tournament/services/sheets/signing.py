@@ -63,7 +63,7 @@ def waiting_hands(table: Table) -> list[str]:
 
 def _signer(table: Table, side: Pair, team: Team, player: Player | None, substitute: Substitute | None):
     """Who signs for the team: one of the two who sat for it this round. A player replaced by the round's
-    substitute does not; the substitute does (RULES.md, Absent teams and substitutes). Returns the player or
+    substitute does not; the substitute does (the rules, Absent teams and substitutes). Returns the player or
     the substitute, and the name the history gives."""
     playing = Substitute.objects.filter(round_id=table.round_id, team=team).select_related("replaces").first()
     if substitute is not None:

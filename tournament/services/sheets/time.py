@@ -1,4 +1,4 @@
-"""Time at a table (RULES.md, Time): the hand in play when time is up is the last, and the sheet is complete
+"""Time at a table (the rules, Time): the hand in play when time is up is the last, and the sheet is complete
 with the hands played ("time called after hand 3"), then signed as usual."""
 
 from dataclasses import dataclass
@@ -15,7 +15,7 @@ from tournament.services.sheets.write import Change, sheet_write
 
 def time_called_check(table: Table, actor: Actor) -> None:
     """After time was called only staff add a deal (a hand the director allows); but a playoff match level at
-    the call is not over, and plays on one hand at a time while level (RULES.md, Time)."""
+    the call is not over, and plays on one hand at a time while level (the rules, Time)."""
     if table.time_called_at is None or actor.is_staff or table.plays_on_after_time:
         return
     raise ServiceError(
@@ -64,7 +64,7 @@ def stated_time(table: Table, entered_at: datetime | None, now: datetime) -> dat
 
 
 def clock_deal_check(table: Table, actor: Actor, entered_at: datetime | None = None) -> BeforeTheCall | None:
-    """Before a new deal goes on the sheet (RULES.md, Time): after time was called only staff add one; the
+    """Before a new deal goes on the sheet (the rules, Time): after time was called only staff add one; the
     first deal entered once the table's time is up is the hand that was in play, and time is called with it (a
     playoff table has a clock only when the director turned it on for the playoff).
 

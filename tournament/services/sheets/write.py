@@ -181,7 +181,7 @@ def _void_signatures(table: Table, actor: Actor) -> None:
 
 
 def _result_reversal_check(table: Table, actor: Actor, director_ruling: bool) -> None:
-    """A signed sheet with the result the wrong way round stands unless the director rules it (RULES.md)."""
+    """A signed sheet with the result the wrong way round stands unless the director rules it (the rules)."""
     if not actor.is_director:
         raise ServiceError(
             f"This correction changes who won table {table.number}. A signed result is changed only by the "

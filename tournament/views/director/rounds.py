@@ -54,6 +54,7 @@ def round_detail(request, slug, number):
         "round": round_,
         "tables": tables,
         "byes": selectors.round_byes(round_),
+        "sit_outs": tournament.sit_outs.filter(round_number=round_.number).select_related("team"),
         "link_base": printing.link_base(request),
         "played": any(table.hands_played for table in tables),
         **clock_context(round_, tables, tournament.rules),
@@ -148,7 +149,7 @@ def round_sitting(request, slug, number, table_number):
         return draws.draw_sitting_toggle(table=table, actor=actor)
 
     return _round_action(
-        request, slug, number, toggle, f"Table {table.number}: the other team now sits and keeps the sheet."
+        request, slug, number, toggle, f"Table {table.number}: the other team now keeps the score sheet."
     )
 
 

@@ -26,14 +26,15 @@ def differing(tournament, make_teams, sheet):
 def test_the_director_sees_both_entries_on_the_live_view(director_client, differing):
     page = text_of(director_client.get(reverse("director:round_live", args=[differing.round.tournament.slug, 1])))
     assert "Table 1: the teams' entries differ" in page
-    assert "North–South: 3 ♠ by North, 9 books" in page and "East–West: 3 ♠ by North, 8 books" in page
+    assert "North–South: 3 Uptown ♠ by North, 9 books" in page and "East–West: 3 Uptown ♠ by North, 8 books" in page
 
 
 def test_the_director_settles_on_the_table_page_with_a_reason(director_client, director, differing):
     url = reverse("table", args=[differing.secret])
     page = text_of(director_client.get(url))
     assert "The teams' entries of hand 1 differ" in page
-    assert "North–South entered: 3 ♠ by North, 9 books" in page and "East–West entered: 3 ♠ by North, 8 books" in page
+    assert "North–South entered: 3 Uptown ♠ by North, 9 books" in page
+    assert "East–West entered: 3 Uptown ♠ by North, 8 books" in page
     assert "Settle: this entry stands" in page
     differing.refresh_from_db()
     settle = reverse("table_entries_settle", args=[differing.secret])

@@ -39,7 +39,7 @@ def test_two_devices_saving_the_same_table_at_once(table):
         thread.join(timeout=30)
     assert "saved" in outcomes and len(outcomes) == 2
     refused = next(outcome for outcome in outcomes if outcome != "saved")
-    assert refused.startswith("This sheet changed since you opened it: Hand 1: 3 ♠ by ")
+    assert refused.startswith("This sheet changed since you opened it: Hand 1: 3 Uptown ♠ by ")
     assert table.hands.count() == 1
 
 
