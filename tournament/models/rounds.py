@@ -194,7 +194,7 @@ class Table(models.Model):
         return self.team_at(Pair.EAST_WEST)
 
     @property
-    def sides(self) -> list[tuple[Pair, object]]:
+    def sides(self) -> list[tuple[Pair, Team | None]]:
         """North–South and East–West, each with its team, for the pages that show the two alike."""
         return [(side, self.team_at(side)) for side in Pair]
 

@@ -83,6 +83,7 @@ def undo_offer(request, secret: str, hand: Hand, version: int) -> None:
 
 def hand_initial(hand: Hand) -> dict:
     """A played hand as its form's answers."""
+    assert hand.bid_level is not None, "a hand played has a bid"
     return {**sheets.hand_snapshot(hand), "bid": bid_value(hand.bid_level, hand.bid_kind)}
 
 

@@ -334,7 +334,7 @@ class TablePage:
     def opened_codes(self) -> dict[Pair, str]:
         """The code of each team whose page this phone opened with it: that team signs and accepts hands here
         without typing it again."""
-        codes = {side: team_code_opened(self.request, team) for side, team in self.table.sides}
+        codes = {side: team_code_opened(self.request, team) for side, team in self.table.sides if team}
         return {side: code for side, code in codes.items() if code}
 
     def sign_form(self, side: Pair, data=None):
