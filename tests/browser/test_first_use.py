@@ -275,12 +275,12 @@ def test_every_public_tab_is_seen_on_a_phone_without_scrolling_sideways(phone, t
         sheet.play(table, "NS")
     playoff_seed(tournament=tournament, teams=2)
     playoff_publish(tournament=tournament)
-    for path in ("", "standings/", "draw/", "bracket/", "statistics/"):
+    for path in ("", "standings/", "draw/", "bracket/", "statistics/", "rules/"):
         phone.goto(f"/t/{tournament.slug}/{path}")
         tabs = phone.locator("nav.tabs")
         assert tabs.evaluate("nav => nav.scrollWidth <= nav.clientWidth"), f"{path}: the tabs scroll sideways"
         links = tabs.get_by_role("link")
-        assert links.count() == 6, "home, standings, tables, playoff, statistics, my team"
+        assert links.count() == 7, "home, standings, tables, playoff, statistics, rules, my team"
         for index in range(links.count()):
             box = links.nth(index).bounding_box()
             name = links.nth(index).inner_text()

@@ -90,7 +90,7 @@ def test_the_queue_is_told_of_a_change_from_another_device(client, table, sheet)
     sheet.hand(table, "N", "N", 3, "high", 9)
     status, answer = sync(client, table, "late", 0)
     assert status == 409 and answer["status"] == "conflict" and answer["version"] == 1
-    assert "changed on another device after this was entered: Hand 1: 3 ♥ by North, 9 books" in answer["message"]
+    assert "changed on another device after this was entered: Hand 1: 3 Uptown ♥ by North, 9 books" in answer["message"]
     assert "now hand 2, and the dealer is now East" in answer["message"] and answer["dealer"] == "E"
     assert table.hands.count() == 1, "nothing overwritten"
     status, answer = sync(client, table, "late", answer["version"], dealer="E", bidder="E")
