@@ -41,7 +41,7 @@ def test_hands_entered_before_time_was_up_count_though_they_arrive_after_it(play
     playing.refresh_from_db()
     assert playing.time_called_at is None and playing.next_hand_number == 3, "both played before time: play on"
     assert added(playing)[0] == (
-        f"Hand 1: 3 ♥ by North, 9 books; entered on the phone at {clock_time(entered)}, "
+        f"Hand 1: 3 Uptown ♥ by North, 9 books; entered on the phone at {clock_time(entered)}, "
         f"before time was up at {clock_time(playing.clock_ends_at)}"
     )
     assert "before time was up at" in added(playing)[1]
