@@ -110,7 +110,7 @@ def test_a_stale_entry_opens_on_the_sheet_as_it_now_is_with_the_dealer_now_propo
     sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "E", 5, "high", 11))
     type_hand(phone, "N ·", "3", 9)
     typed = {"dealer": "E", "bidder": "N", "bid": "3:high", "books": "9"}
-    said = "changed on another device after this was entered: Hand 1: 5 by East, 11 books"
+    said = "changed on another device after this was entered: Hand 1: 5 Uptown by East, 11 books"
     assert_opened_for_correction(phone, 2, None, said, typed)
     problem = phone.locator("#hand-form .queue-problem").inner_text()
     assert "This entry is now hand 2, and the dealer is now East; the rest is as you typed it" in problem
@@ -135,7 +135,7 @@ def test_without_javascript_a_stale_entry_comes_back_with_the_dealer_now_propose
     page.get_by_role("button", name="Save hand 1").click()
 
     problem = page.locator("#hand-form").get_by_text("changed on another device after this was entered")
-    expect(problem).to_contain_text("Hand 1: 5 by East, 11 books")
+    expect(problem).to_contain_text("Hand 1: 5 Uptown by East, 11 books")
     expect(problem).to_contain_text("This entry is now hand 2, and the dealer is now East")
     assert in_view(page, problem)
     typed = {"dealer": "E", "bidder": "S", "bid": "4:high", "books": "10"}
