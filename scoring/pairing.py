@@ -27,8 +27,12 @@ class Draw(Generic[K]):
     bye: K | None = None
 
 
+def _city(entrant: Entrant[K]) -> str:
+    return entrant.city.strip().casefold()
+
+
 def _same_city(a: Entrant[K], b: Entrant[K]) -> bool:
-    return bool(a.city) and a.city.strip().casefold() == b.city.strip().casefold()
+    return bool(a.city) and _city(a) == _city(b)
 
 
 def _separate_cities(pairs: list[list[Entrant[K]]]) -> None:
@@ -72,16 +76,21 @@ def _bye_choice(ranked: Sequence[Entrant[K]], had_bye: Set[K]) -> Entrant[K]:
     return ranked[-1]
 
 
-def _meet_key(a: K, b: K) -> frozenset[K]:
-    return frozenset((a, b))
+def _opponents(met: Set[frozenset[K]]) -> dict[K, set[K]]:
+    """Whom each team has met, looked up by team: read once for a draw's many candidate tables."""
+    opponents: dict[K, set[K]] = {}
+    for pair in met:
+        for key in pair:
+            opponents.setdefault(key, set()).update(pair - {key})
+    return opponents
 
 
 def _matching(
-    ranked: list[Entrant[K]], met: Set[frozenset[K]], avoid_same_city: bool, *, reach: int, rematches: bool
+    ranked: Sequence[Entrant[K]], met: dict[K, set[K]], avoid_same_city: bool, *, reach: int, rematches: bool
 ) -> set[tuple[int, int]]:
     """A maximum-cardinality, maximum-weight matching: neighbours in the ranking score most.
 
-    Edmonds' blossom algorithm, compiled (rustworkx): a 2,048-team field pairs in well under a second.
+    Edmonds' blossom algorithm, compiled (rustworkx).
     """
     import rustworkx
 
@@ -91,19 +100,59 @@ def _matching(
     base = rematch_cost + city_cost + n**2 + 1
     graph = rustworkx.PyGraph()
     graph.add_nodes_from(range(n))
+    cities = [_city(entrant) if avoid_same_city else "" for entrant in ranked]
     edges = []
     for i in range(n):
+        opponents = met.get(ranked[i].key, set())
         for j in range(i + 1, min(n, i + 1 + reach)):
             weight = base - (j - i) ** 2
-            if _meet_key(ranked[i].key, ranked[j].key) in met:
+            if ranked[j].key in opponents:
                 if not rematches:
                     continue
                 weight -= rematch_cost
-            if avoid_same_city and _same_city(ranked[i], ranked[j]):
+            if cities[i] and cities[i] == cities[j]:
                 weight -= city_cost
             edges.append((i, j, weight))
     graph.add_edges_from(edges)
     return rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+
+
+# Teams ranked together in one matching. The blossom algorithm's work grows with the cube of the field: a larger
+# field is paired block by block of this many neighbours in the standings (4,096 teams in well under a second),
+# which only forgoes tables across a block's edge, between teams 256 places apart in the ranking at the most.
+SWISS_BLOCK = 256
+
+
+def _rematch_free(ranked: Sequence[Entrant[K]], met: dict[K, set[K]], avoid_same_city: bool) -> list[tuple[int, int]]:
+    """Every team of ``ranked`` paired without a rematch, as index pairs; empty when no such pairing exists."""
+    n = len(ranked)
+    for reach in (min(n, 24), n):
+        matching = _matching(ranked, met, avoid_same_city, reach=reach, rematches=False)
+        if 2 * len(matching) == n:
+            return sorted(matching)
+    return []
+
+
+def _swiss_pairs(pool: Sequence[Entrant[K]], met: dict[K, set[K]], avoid_same_city: bool) -> list[tuple[int, int]]:
+    """The tables of an even pool as index pairs: block by block of ``SWISS_BLOCK`` (the last block takes a short
+    remainder in) while every block pairs without a rematch, else the whole field at once, with the fewest
+    rematches as the last resort."""
+    n = len(pool)
+    if n > SWISS_BLOCK:
+        ends = [*range(SWISS_BLOCK, n - SWISS_BLOCK // 2, SWISS_BLOCK), n]
+        pairs: list[tuple[int, int]] = []
+        start = 0
+        for end in ends:
+            block = _rematch_free(pool[start:end], met, avoid_same_city)
+            if not block:
+                break
+            pairs.extend((start + i, start + j) for i, j in block)
+            start = end
+        else:
+            return pairs
+    return _rematch_free(pool, met, avoid_same_city) or sorted(
+        _matching(pool, met, avoid_same_city, reach=n, rematches=True)
+    )
 
 
 def swiss_draw(
@@ -128,13 +177,7 @@ def swiss_draw(
         bye_entrant = _bye_choice(pool, set(had_bye))
         pool.remove(bye_entrant)
         bye = bye_entrant.key
-    n = len(pool)
-    matching = set()
-    for reach, rematches in ((min(n, 24), False), (n, False), (n, True)):
-        matching = _matching(pool, met, avoid_same_city, reach=reach, rematches=rematches)
-        if 2 * len(matching) == n:
-            break
-    tables = sorted((min(i, j), max(i, j)) for i, j in matching)
+    tables = sorted((min(i, j), max(i, j)) for i, j in _swiss_pairs(pool, _opponents(met), avoid_same_city))
     return Draw(tables=tuple((pool[i].key, pool[j].key) for i, j in tables), bye=bye)
 
 
@@ -171,7 +214,7 @@ def movement_draw(
         return Draw(tables=(), bye=bye)
 
     def rematches(step: int) -> int:
-        return sum(_meet_key(sitters[(i + step) % size], mover) in met for i, mover in enumerate(movers))
+        return sum(frozenset((sitters[(i + step) % size], mover)) in met for i, mover in enumerate(movers))
 
     best = min(range(1, size + 1), key=lambda step: (rematches(step), step))
     seats = {(i + best) % size: mover for i, mover in enumerate(movers)}

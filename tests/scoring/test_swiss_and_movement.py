@@ -3,7 +3,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.pairing import Entrant, movement_draw, swiss_draw
+from scoring.pairing import SWISS_BLOCK, Entrant, movement_draw, swiss_draw
 
 
 def keys_of(draw):
@@ -92,6 +92,28 @@ def test_a_large_field_is_drawn_without_rematches():
         draw = swiss_draw(ranked, met)
         assert rematch_count(draw, met) == 0
         met |= {frozenset(t) for t in draw.tables}
+
+
+def test_a_field_larger_than_a_block_is_paired_block_by_block_of_neighbours():
+    size = 2 * SWISS_BLOCK + 100
+    ranked = [Entrant(k) for k in range(size)]
+    met = {frozenset((k, k + 1)) for k in range(0, size, 2)}
+    draw = swiss_draw(ranked, met)
+    assert keys_of(draw) == list(range(size))
+    assert rematch_count(draw, met) == 0
+    # The last block takes the short remainder in: teams 256..611 form one block.
+    assert all((a < SWISS_BLOCK) == (b < SWISS_BLOCK) for a, b in draw.tables)
+    assert max(abs(a - b) for a, b in draw.tables) < 24
+
+
+def test_a_block_that_cannot_avoid_a_rematch_is_drawn_with_the_whole_field(monkeypatch):
+    block = 8
+    monkeypatch.setattr("scoring.pairing.SWISS_BLOCK", block)
+    ranked = [Entrant(k) for k in range(2 * block)]
+    first_block_met_each_other = {frozenset(pair) for pair in itertools.combinations(range(block), 2)}
+    draw = swiss_draw(ranked, first_block_met_each_other)
+    assert rematch_count(draw, first_block_met_each_other) == 0
+    assert all((a < block) != (b < block) for a, b in draw.tables)
 
 
 def test_movement_sitters_stay_and_movers_advance_one_table():
