@@ -31,7 +31,8 @@ class Changed(StrEnum):
     SHEET = "sheet"  # a Table: hands, penalties, signatures, disputes, time called, a forfeit
     TEAM = "team"  # a Team: registered, renamed, its players, checked in, withdrawn, sitting out, a substitute
     TEAMS = "teams"  # a Tournament: teams registered in bulk (a CSV import)
-    DRAW = "draw"  # a Round: drawn, edited, discarded, published, unpublished or closed
+    DRAW = "draw"  # a Round: published, unpublished or closed (what is out)
+    DRAFT = "draft"  # a Round: a draft drawn, edited or discarded
     PLAYOFF = "playoff"  # a Tournament: the bracket seeded, its seeds swapped, published, a match opened, a champion
     RULES = "rules"  # a Tournament: its rule set (a bye's credit is counted by it)
     TOURNAMENT = "tournament"  # a Tournament: its own settings (name, rounds, standings order, ratings as tie-break)
@@ -63,6 +64,8 @@ MOVES: dict[Changed, Moves] = {
     Changed.TEAMS: RESULTS_AND_LIVE,
     # Which rounds are out decides the byes credited and the teams in play.
     Changed.DRAW: Moves(results=True, live=True, records="all"),
+    # A draft is the director's alone: no page the players see shows it and no record counts it.
+    Changed.DRAFT: Moves(live=True),
     Changed.PLAYOFF: RESULTS_AND_LIVE,
     # The rule set decides a bye's credit.
     Changed.RULES: Moves(results=True, live=True, records="all"),
@@ -92,7 +95,7 @@ def _where(what: Changed, subject: Any) -> Q | None:
     match what:
         case Changed.SHEET:
             return Q(pk=subject.round.tournament_id)
-        case Changed.TEAM | Changed.DRAW | Changed.CLOCK:
+        case Changed.TEAM | Changed.DRAW | Changed.DRAFT | Changed.CLOCK:
             return Q(pk=subject.tournament_id)
         case Changed.EVENT:
             return Q(event=subject)

@@ -117,6 +117,10 @@ def still_playing_check(tournament: Tournament, number: int, doing: str, overrid
     return f"; {doing} while {words} {verb} not signed (director's override)"
 
 
+# What a director does to a draft, before any player sees it.
+DRAFT_ACTIONS = frozenset({LogEntry.Action.ROUND_DRAWN, LogEntry.Action.DRAW_CHANGED, LogEntry.Action.DRAW_DISCARDED})
+
+
 def draw_changed(round_: Round, actor: Actor | None, action: str, summary: str, **details: Any) -> None:
     """The round's draw changed (drawn, edited, published, unpublished, closed or discarded): logged as ``action``,
     and the pages that show it moved."""
@@ -128,17 +132,26 @@ def draw_changed(round_: Round, actor: Actor | None, action: str, summary: str, 
         round_number=round_.number,
         **details,
     )
-    changed(Changed.DRAW, round_)
+    changed(Changed.DRAFT if action in DRAFT_ACTIONS else Changed.DRAW, round_)
 
 
 def draw_snapshot(round_: Round) -> dict:
     """A draw as table numbers and team numbers, for the log: {"1": [3, 7], ..., "bye": 9}."""
-    snapshot: dict = {}
-    for seating in round_.seatings.select_related("team", "table").order_by("table__number", "pair"):
-        if seating.table is None:
-            snapshot["bye"] = seating.team.number
+    tables: dict[int, list[int]] = {}
+    bye = None
+    for table, team in round_.seatings.order_by("table__number", "pair").values_list("table__number", "team__number"):
+        if table is None:
+            bye = team
         else:
-            snapshot.setdefault(str(seating.table.number), []).append(seating.team.number)
+            tables.setdefault(table, []).append(team)
+    return snapshot_of(tables, bye)
+
+
+def snapshot_of(tables: dict[int, list[int]], bye: int | None) -> dict:
+    """``draw_snapshot``'s form of team numbers by table number: from a draw just made, with nothing read."""
+    snapshot: dict = {str(number): teams for number, teams in tables.items()}
+    if bye is not None:
+        snapshot["bye"] = bye
     return snapshot
 
 
@@ -242,6 +255,9 @@ def round_draw(
         + f"): {len(tables)} tables"
         + (f", bye #{bye.number}" if bye is not None else "")
         + override,
-        after=draw_snapshot(round_),
+        after=snapshot_of(
+            {number: [a.number, b.number] for number, (a, b) in enumerate(tables, start=1)},
+            bye.number if bye is not None else None,
+        ),
     )
     return round_
