@@ -84,6 +84,8 @@ def text_shown(value: str) -> str:
     """Text as it may be shown, whoever typed it (a login name tried by a stranger is stored as typed): each
     character the check refuses written as its code point in brackets, "adm[U+202E]in", so nothing is hidden
     or reordered."""
+    if value.isascii() and value.isprintable():
+        return value  # the common case, read at C speed: printable ASCII holds nothing hidden
     return "".join(
         f"[U+{ord(char):04X}]" if _not_text(char) or _hidden(value, index) else char for index, char in enumerate(value)
     )
