@@ -7,6 +7,7 @@ DATABASE_URL, gunicorn, whitenoise); only these environment variables differ.
 import datetime
 import os
 import secrets
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -147,12 +148,19 @@ elif CACHE_URL.startswith("file://"):
 else:
     CACHES = {
         "default": {
-            "BACKEND": "tournament.cache.PageCache",
+            "BACKEND": "tournament.pagecache.database.PageCache",
             "LOCATION": "tournament_page_cache",
             "TIMEOUT": 6 * 3600,
             "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
         }
     }
+
+# The release serving the pages, a part of every cached page's version: a new release renders each page afresh,
+# app servers of one release share the cache. Set by the recipe that starts the server (`manage.py venue` sets
+# the code's commit); unset, the project's version in pyproject.toml, and with DEBUG the process too (the
+# development server starts a new one for each change of the code).
+VERSION = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["project"]["version"]
+RELEASE = os.environ.get("RELEASE") or (f"{VERSION}+dev{os.getpid()}" if DEBUG else VERSION)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -6,7 +6,7 @@ from pathlib import Path
 APP = Path(__file__).resolve().parents[2] / "tournament"
 # Lowest first. A module of one of these imports only from its own layer or one before it; everything else of
 # the app (forms, views, the API, printing, commands...) stands above them all.
-LAYERS = ["errors", "typed", "roles", "models", "wording", "selectors", "services"]
+LAYERS = ["errors", "typed", "roles", "models", "wording", "selectors", "pagecache", "services"]
 
 
 def _imports(path: Path) -> set[str]:

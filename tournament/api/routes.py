@@ -1,9 +1,9 @@
 """The read-only JSON API at /api/v1/ (django-ninja): what the public pages show, as data.
 
-Every answer is kept like the public pages (``views.cache``): rendered once per version of what it shows, sent
+Every answer is kept like the public pages (``pagecache.serving``): rendered once per version of what it shows, sent
 gzip-compressed to a client that accepts it, with an ETag naming that version and a Last-Modified, so a client
 asking again with If-None-Match, or If-Modified-Since, gets 304 while nothing it shows changed. A tournament's
-answers take their version from the tournament's versions (``views.cache.page_version``); the lists of events,
+answers take their version from the tournament's versions (``pagecache.serving.page_version``); the lists of events,
 which a few rows make, from the answer itself. Interactive docs at /api/v1/docs, served from the app's own static
 files.
 """
@@ -22,8 +22,8 @@ from pydantic import TypeAdapter
 from tournament import selectors
 from tournament.api import data, schemas
 from tournament.models import Event, LogEntry, Tournament
+from tournament.pagecache.serving import LIVE, RESULTS, page_version, serve_cached
 from tournament.typed import address_slug, whole_number
-from tournament.views.cache import LIVE, RESULTS, page_version, serve_cached
 
 api = NinjaAPI(
     title="Bid Whist tournaments",
@@ -104,7 +104,7 @@ def shown_cached(request, answer: TypeAdapter, built) -> HttpResponse:
 
 def tournament_cached(scope: str = RESULTS, *, team: bool = False, showing: bool = False):
     """A tournament's answer kept gzip-compressed in the shared cache like the public pages, at the version of
-    what it shows (``views.cache.page_version``); 304 to a client asking with the ETag it has. ``team``: the
+    what it shows (``pagecache.serving.page_version``); 304 to a client asking with the ETag it has. ``team``: the
     answer is one team's (its sheets count); ``showing``: the announcements showing now are part of it."""
 
     def decorate(view):

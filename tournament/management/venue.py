@@ -8,6 +8,7 @@ import hashlib
 import importlib.metadata
 import os
 import socket
+import subprocess
 from pathlib import Path
 
 from django.conf import settings
@@ -56,6 +57,18 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def code_release() -> str:
+    """The commit the code was checked out at (marked "-dirty" when files differ from it), or "" outside git: the
+    venue's release, so pages rendered by an earlier checkout are not served after an upgrade."""
+    try:
+        found = subprocess.run(
+            ["git", "describe", "--always", "--dirty"], cwd=settings.BASE_DIR, capture_output=True, text=True
+        )
+    except OSError:
+        return ""
+    return found.stdout.strip() if found.returncode == 0 else ""
+
+
 def venue_environment(*, host: str, port: int, database_url: str, base: dict | None = None) -> dict:
     """The environment of the venue's server: production settings (DEBUG off) over plain HTTP on ``host``."""
     site = f"http://{host}:{port}"
@@ -67,4 +80,5 @@ def venue_environment(*, host: str, port: int, database_url: str, base: dict | N
         ALLOWED_HOSTS=",".join(dict.fromkeys([host, "127.0.0.1", "localhost", "[::1]"])),
         SITE_URL=site,
     )
+    env.setdefault("RELEASE", code_release())
     return env

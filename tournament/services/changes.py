@@ -1,5 +1,5 @@
 """What a write changed, and which public pages that moves: the one map from a kind of change to the versions the
-cached pages and API answers are kept at (``views.cache.page_version``).
+cached pages and API answers are kept at (``pagecache.serving.page_version``).
 
 Every writer says, inside its transaction, what it changed (``changed``); the action log (``services.log``) only
 logs. A page is kept at the version of what it shows:

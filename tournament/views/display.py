@@ -1,6 +1,6 @@
 """Large text and high contrast, chosen with a link in every page's header and kept on the phone in a cookie.
 
-The pages stay the same for everyone (the public ones are rendered once for all, see ``views.cache``); only
+The pages stay the same for everyone (the public ones are rendered once for all, see ``pagecache.serving``); only
 the small stylesheet every page links answers by the cookie, so the choice works without JavaScript."""
 
 from functools import cache

@@ -17,12 +17,12 @@ from tournament.forms.persons import (
     UnlinkForm,
 )
 from tournament.models import Person, Tournament
+from tournament.pagecache.serving import public_page
 from tournament.printing_series import series_standings_pdf
 from tournament.selectors.persons import event_link_rows, person_log, person_page, person_public, persons_search
 from tournament.selectors.series import series_get, series_list, series_standings_of
 from tournament.selectors.statistics import tournament_statistics
 from tournament.services import persons, ratings, series
-from tournament.views.cache import public_page
 from tournament.views.common import (
     form_action,
     form_saved,

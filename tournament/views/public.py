@@ -8,13 +8,13 @@ from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
 from tournament import selectors
+from tournament.pagecache.serving import LIVE, public_page
 from tournament.selectors.bracket_tree import bracket_tree
 from tournament.selectors.clock import clock_view, server_now_ms
 from tournament.selectors.standings import tournament_standings
 from tournament.selectors.statistics import tournament_statistics
 from tournament.tables import PlacingListing, SafeExport, StandingsListing
 from tournament.typed import number_within, whole_number
-from tournament.views.cache import LIVE, public_page
 from tournament.views.common import tournament_context
 
 PLACINGS_ON_HOME = 8

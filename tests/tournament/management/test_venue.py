@@ -21,6 +21,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from tests.conftest import round_published
 from tests.venue import venue_command, venue_ctrl_c, venue_said_until_serving
 from tournament.management.gunicorn import free_port
+from tournament.management.venue import venue_environment
 from tournament.services import persons
 from tournament.services.cards import table_cards_issue
 
@@ -176,3 +177,14 @@ def test_make_run_warns_of_an_account_with_a_published_password(db, django_user_
     makefile = (settings.BASE_DIR / "Makefile").read_text()
     run_recipe = makefile.split("\nrun:")[1].split("\n\n")[0]
     assert "check --deploy --tag accounts" in run_recipe
+
+
+@pytest.mark.skipif(not (settings.BASE_DIR / ".git").exists(), reason="the release is the git checkout's commit")
+def test_the_venue_serves_as_the_release_checked_out():
+    """After an upgrade the venue's server renders every page afresh (its release is the new commit); a release
+    given in the environment is kept."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=settings.BASE_DIR, capture_output=True)
+    env = venue_environment(host="127.0.0.1", port=8000, database_url="sqlite:///venue.sqlite3", base={})
+    assert env["RELEASE"].startswith(commit.stdout.decode().strip())
+    given = venue_environment(host="127.0.0.1", port=8000, database_url="sqlite:///v.sqlite3", base={"RELEASE": "r7"})
+    assert given["RELEASE"] == "r7"

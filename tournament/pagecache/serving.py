@@ -54,28 +54,16 @@ RESULTS = "results"
 LIVE = "live"
 
 
-def _release() -> str:
-    """A digest of the code and templates that render the pages: a new release renders every page afresh (and
-    answers no old ETag with 304), the same release on several app servers shares the cache."""
-    digest = hashlib.sha256()
-    for folder, pattern in ((settings.BASE_DIR / "templates", "*.html"), (settings.BASE_DIR / "tournament", "*.py")):
-        for path in sorted(folder.rglob(pattern)):
-            digest.update(path.relative_to(settings.BASE_DIR).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-RELEASE = _release()
-
-
 def page_version(tournament: Tournament, scope: str, *, team_number: int | None = None) -> str:
-    """The version of what a page of ``scope`` shows; with ``team_number``, that team's page."""
+    """The version of what a page of ``scope`` shows; with ``team_number``, that team's page. It begins with the
+    release (``settings.RELEASE``): a new release renders every page afresh and answers no old ETag with 304, the
+    same release on several app servers shares the cache."""
     if scope == LIVE:
         # An entry on an unsigned sheet moves only that sheet's version (not the tournament's row, which every
         # save would queue on): their sum moves with each one.
         sheets = Table.objects.filter(round__tournament=tournament).aggregate(total=Sum("version"))["total"] or 0
-        return f"{RELEASE}.{tournament.pk}.l{tournament.live_version}.s{sheets}"
-    version = f"{RELEASE}.{tournament.pk}.r{tournament.results_version}"
+        return f"{settings.RELEASE}.{tournament.pk}.l{tournament.live_version}.s{sheets}"
+    version = f"{settings.RELEASE}.{tournament.pk}.r{tournament.results_version}"
     if team_number is not None:
         sheets = Table.objects.filter(seatings__team__tournament=tournament, seatings__team__number=team_number)
         version += f".t{sheets.aggregate(total=Sum('version'))['total'] or 0}"

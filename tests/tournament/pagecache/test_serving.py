@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.http import http_date, parse_http_date
 
 from tests.conftest import round_published
+from tournament.pagecache.serving import cache_keys, serve_cached
 from tournament.services.sheets import HandEntry, hand_update
-from tournament.views.cache import cache_keys, serve_cached
 
 
 @pytest.fixture
@@ -68,12 +68,12 @@ def test_an_unchanged_page_is_answered_304_and_compressed(playing):
         assert again.status_code == 304, name
 
 
-def test_a_new_release_renders_every_page_afresh(playing, monkeypatch):
+def test_a_new_release_renders_every_page_afresh(playing, settings):
     """After an upgrade the kept renderings of the old templates are not served, nor their ETags answered 304."""
     tournament, _ = playing
     client = Client()
     first, _ = page(client, tournament)
-    monkeypatch.setattr("tournament.views.cache.RELEASE", "another-release")
+    settings.RELEASE = "another-release"
     again = client.get(reverse("public:standings", args=[tournament.slug]), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and again["ETag"] != first["ETag"]
     assert "stored" in again["Cache-Status"]
@@ -240,7 +240,7 @@ class Clock:
 
     def __init__(self, monkeypatch, now: float):
         self.now = now
-        monkeypatch.setattr("tournament.views.cache._clock", lambda: self.now)
+        monkeypatch.setattr("tournament.pagecache.serving._clock", lambda: self.now)
 
 
 @pytest.fixture
