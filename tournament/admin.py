@@ -9,6 +9,7 @@ the staff member who did it, and said as a change (``services.changes``) to the 
 """
 
 import logging
+from typing import NamedTuple
 
 from django.contrib import admin
 
@@ -36,6 +37,16 @@ class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
     """Shown to read; only the app's services write these."""
 
 
+class Told(NamedTuple):
+    """Who hears of a deletion: the action log (``action``, with the records ``log_write`` takes) and the public
+    pages that showed it (``services.changes``: ``change`` of ``about``)."""
+
+    action: str
+    logged_in: dict
+    change: Changed
+    about: object
+
+
 class GuardedAdmin(ReadOnlyAdmin):
     """Read-only; deletes one record at a time, only one ``deletable`` allows (no bulk delete to bypass
     it), and logs it."""
@@ -43,12 +54,8 @@ class GuardedAdmin(ReadOnlyAdmin):
     def deletable(self, obj) -> bool:
         return True
 
-    def logged_in(self, obj) -> dict:
-        """Where the deletion is logged: the records ``log_write`` takes (none: the server's log only)."""
-        return {}
-
-    def what_changed(self, obj) -> tuple[Changed, object] | None:
-        """What the deletion changes on the public pages (``services.changes``), if anything."""
+    def told(self, obj) -> Told | None:
+        """Who hears of the deletion besides the server's log (None: nobody)."""
         return None
 
     def get_actions(self, request):
@@ -60,14 +67,13 @@ class GuardedAdmin(ReadOnlyAdmin):
         return admin.ModelAdmin.has_delete_permission(self, request, obj) and (obj is None or self.deletable(obj))
 
     def delete_model(self, request, obj):
-        where, change = self.logged_in(obj), self.what_changed(obj)
+        told = self.told(obj)
         summary = f"Back office: {request.user.get_username()} deleted {obj._meta.verbose_name} {obj}"
         super().delete_model(request, obj)
         security_log.info(summary)
-        if where:
-            log_write(actor=Actor.staff(request.user), summary=summary, **where)
-        if change:
-            changed(*change)
+        if told:
+            log_write(actor=Actor.staff(request.user), summary=summary, action=told.action, **told.logged_in)
+            changed(told.change, told.about)
 
 
 class TeamMemberInline(ReadOnly, admin.TabularInline):
@@ -93,11 +99,8 @@ class TournamentAdmin(GuardedAdmin):
     def deletable(self, obj) -> bool:
         return not obj.rounds.exclude(status="draft").exists()
 
-    def logged_in(self, obj) -> dict:
-        return {"action": models.LogEntry.Action.EVENT_CHANGED, "event": obj.event}
-
-    def what_changed(self, obj):
-        return Changed.EVENT, obj.event
+    def told(self, obj) -> Told:
+        return Told(models.LogEntry.Action.EVENT_CHANGED, {"event": obj.event}, Changed.EVENT, obj.event)
 
 
 @admin.register(models.Player)
@@ -109,11 +112,8 @@ class PlayerAdmin(GuardedAdmin):
     def deletable(self, obj) -> bool:
         return not obj.memberships.exists()
 
-    def logged_in(self, obj) -> dict:
-        return {"action": models.LogEntry.Action.EVENT_CHANGED, "event": obj.event}
-
-    def what_changed(self, obj):
-        return Changed.EVENT, obj.event
+    def told(self, obj) -> Told:
+        return Told(models.LogEntry.Action.EVENT_CHANGED, {"event": obj.event}, Changed.EVENT, obj.event)
 
 
 @admin.register(models.Team)
@@ -126,11 +126,8 @@ class TeamAdmin(GuardedAdmin):
     def deletable(self, obj) -> bool:
         return not obj.seatings.exists() and not obj.playoff_seeds.exists()
 
-    def logged_in(self, obj) -> dict:
-        return {"action": models.LogEntry.Action.TEAM_CHANGED, "tournament": obj.tournament}
-
-    def what_changed(self, obj):
-        return Changed.TEAMS, obj.tournament
+    def told(self, obj) -> Told:
+        return Told(models.LogEntry.Action.TEAM_CHANGED, {"tournament": obj.tournament}, Changed.TEAMS, obj.tournament)
 
 
 @admin.register(models.Round)
@@ -142,11 +139,8 @@ class RoundAdmin(GuardedAdmin):
     def deletable(self, obj) -> bool:
         return obj.status == models.Round.Status.DRAFT
 
-    def logged_in(self, obj) -> dict:
-        return {"action": models.LogEntry.Action.DRAW_DISCARDED, "tournament": obj.tournament}
-
-    def what_changed(self, obj):
-        return Changed.DRAW, obj
+    def told(self, obj) -> Told:
+        return Told(models.LogEntry.Action.DRAW_DISCARDED, {"tournament": obj.tournament}, Changed.DRAW, obj)
 
 
 @admin.register(models.Table)
@@ -154,11 +148,8 @@ class TableAdmin(GuardedAdmin):
     list_display = ("round", "number", "sitting_pair", "version", "ns_total", "ew_total", "locked_at")
     list_select_related = ("round__tournament",)
 
-    def logged_in(self, obj) -> dict:
-        return {"action": models.LogEntry.Action.DRAW_CHANGED, "tournament": obj.round.tournament}
-
-    def what_changed(self, obj):
-        return Changed.DRAW, obj.round
+    def told(self, obj) -> Told:
+        return Told(models.LogEntry.Action.DRAW_CHANGED, {"tournament": obj.round.tournament}, Changed.DRAW, obj.round)
 
     def has_delete_permission(self, request, obj=None):
         """A draft's tables go with the draft; nothing played is deleted."""

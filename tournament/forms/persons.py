@@ -6,8 +6,17 @@ from scoring.series import SERIES_POINTS_DEFAULT, SERIES_POINTS_LABELS
 from tournament.models import Person, Player, Tournament
 
 
-class LinkForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all(), widget=forms.HiddenInput)
+class UnlinkForm(forms.Form):
+    """A player of one event (``players``), chosen on its persons page."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, *args, players, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
+
+
+class LinkForm(UnlinkForm):
     person = forms.ModelChoiceField(
         queryset=Person.objects.all(),
         required=False,
@@ -16,10 +25,6 @@ class LinkForm(forms.Form):
         help_text="Blank: a new person from this player's name and city.",
         error_messages={"invalid_choice": "There is no person with that number."},
     )
-
-
-class UnlinkForm(forms.Form):
-    player = forms.ModelChoiceField(queryset=Player.objects.all(), widget=forms.HiddenInput)
 
 
 class MergeForm(forms.Form):

@@ -7,7 +7,7 @@ from functools import partial
 
 from django.contrib import messages
 from django.db import IntegrityError
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from tournament.errors import ServiceError
@@ -89,14 +89,15 @@ def service_run(
     return Ran(True, result)
 
 
-def form_saved(request, form, service: Callable[..., object], done: str | Callable, **bound):
-    """On a valid POST, run ``service(**form.cleaned_data, **bound)`` for the person asking (given as ``actor``)
-    and return its result; otherwise None, with the refusal beside its field (the page drawing ``form`` again
-    shows it)."""
+def form_saved(request, form, service: Callable[..., object], done: str | Callable | None, **bound):
+    """Shape 1, a form that saves (its page draws it again when refused). On a valid POST, run
+    ``service(**form.cleaned_data, **bound)`` for the person asking (given as ``actor`` unless ``bound`` names
+    another) and return its result; otherwise None, with the refusal beside its field (the page drawing ``form``
+    again shows it)."""
     if request.method != "POST":
         return None
     if form.is_valid():
-        save = partial(service, **form.cleaned_data, **bound, actor=request_actor(request))
+        save = partial(service, **form.cleaned_data, **{"actor": request_actor(request), **bound})
         ran = service_run(request, save, done, form=form)
         if ran.done:
             return ran.result
@@ -120,26 +121,34 @@ def first_error_focus(form) -> None:
             form.data[form.add_prefix(name)] = ""
 
 
-def run_and_redirect(
-    request, service: Callable[[], object], done: str | Callable, to, *, beside: dict | None = None, **kwargs
-) -> HttpResponseRedirect:
-    """Run a service (see ``service_run``) and go to ``to``, where what happened is said at the top.
-
-    ``to`` and ``kwargs`` are as for ``redirect``.
-    """
-    service_run(request, service, done, beside=beside)
-    return redirect(to, **kwargs)
-
-
 def form_action(
-    request, form, service: Callable[..., object], *, done, invalid: str, to, beside: dict | None = None, **kwargs
-):
-    """A small form posted to an action: say ``invalid`` for an incomplete form, else run
-    ``service(**form.cleaned_data)`` as ``run_and_redirect`` does."""
-    if not form.is_valid():
-        refusal_say(request, invalid)
-        return redirect(to, **kwargs)
-    return run_and_redirect(request, lambda: service(**form.cleaned_data), done, to, beside=beside, **kwargs)
+    request,
+    form,
+    service: Callable[..., object],
+    *,
+    done: str | Callable | None,
+    to,
+    invalid: str = "",
+    beside: dict | None = None,
+    **kwargs,
+) -> HttpResponse:
+    """Shape 2, an action posted from a button (with the few fields of its ``form``, or None): run
+    ``service(**form.cleaned_data)`` (see ``service_run``) and go to ``to``, where what happened is said at the top.
+
+    ``to`` and ``kwargs`` are as for ``redirect``; or ``to`` is a function answering, given whether it was done
+    (when the page depends on it). An incomplete form is refused with ``invalid`` (by default what the form says);
+    a field of ``beside`` refused is said tagged for the page to show it beside that field too.
+    """
+    if form is None or form.is_valid():
+        answers = form.cleaned_data if form is not None else {}
+        ran = service_run(request, lambda: service(**answers), done, beside=beside)
+        return to(ran.done) if callable(to) else redirect(to, **kwargs)
+    tagged = next((field for field in beside or {} if field in form.errors), None)
+    if tagged is not None:
+        refusal_say(request, form.errors[tagged][0], (beside or {})[tagged])
+    else:
+        refusal_say(request, invalid or " ".join(error for errors in form.errors.values() for error in errors))
+    return to(False) if callable(to) else redirect(to, **kwargs)
 
 
 def tournament_context(tournament, **extra) -> dict:

@@ -29,7 +29,6 @@ from tournament.views.common import (
     pdf_response,
     refusal_say,
     request_actor,
-    run_and_redirect,
 )
 from tournament.views.permissions import director_required, scorekeeper_required
 
@@ -75,43 +74,39 @@ def event_persons_link_all(request, event_slug):
         left = f"; {done.left} still not linked" if done.left else ""
         return f"Linked {len(done.linked)} player(s) {how}, each in the log{left}."
 
-    return run_and_redirect(request, partial(service, event=event, actor=request_actor(request)), said, **back)
-
-
-def _event_player_action(request, event_slug, form_class, service, *, done, invalid: str):
-    """A player of the event chosen on ``form_class``, acted on by ``service(actor=..., **answers)``; back to the
-    event's players and persons, where what happened is said."""
-    event = selectors.event_get(event_slug)
-    form = form_class(request.POST)
-    form.fields["player"].queryset = event.players.all()
-    run = partial(service, actor=request_actor(request))
-    back = {"to": "director:event_persons", "event_slug": event.slug}
-    return form_action(request, form, run, done=done, invalid=invalid, **back)
+    return form_action(request, None, partial(service, event=event, actor=request_actor(request)), done=said, **back)
 
 
 @director_required
 @require_POST
 def event_person_link(request, event_slug):
-    return _event_player_action(
-        request,
-        event_slug,
-        LinkForm,
-        persons.player_link,
-        done=lambda person: f"Linked to {person} (person {person.pk}).",
-        invalid="Choose a player, and a person number that exists (or leave it blank for a new person).",
+    """A player of the event linked to a person (a new one when no number is given)."""
+    event = selectors.event_get(event_slug)
+    form = LinkForm(request.POST, players=event.players.all())
+    invalid = "Choose a player, and a person number that exists (or leave it blank for a new person)."
+
+    def linked(person) -> str:
+        return f"Linked to {person} (person {person.pk})."
+
+    link = partial(persons.player_link, actor=request_actor(request))
+    return form_action(
+        request, form, link, done=linked, invalid=invalid, to="director:event_persons", event_slug=event_slug
     )
 
 
 @director_required
 @require_POST
 def event_person_unlink(request, event_slug):
-    return _event_player_action(
+    form = UnlinkForm(request.POST, players=selectors.event_get(event_slug).players.all())
+    unlink = partial(persons.player_unlink, actor=request_actor(request))
+    return form_action(
         request,
-        event_slug,
-        UnlinkForm,
-        persons.player_unlink,
+        form,
+        unlink,
         done=lambda player: f"{player} is no longer linked to a person.",
         invalid="Choose a player of this event.",
+        to="director:event_persons",
+        event_slug=event_slug,
     )
 
 
@@ -134,7 +129,7 @@ def person_merge(request):
     return form_action(
         request,
         MergeForm(request.POST),
-        lambda keep, merge: persons.persons_merge(keep=keep, merge=merge, actor=request_actor(request)),
+        partial(persons.persons_merge, actor=request_actor(request)),
         done=lambda person: f"Merged into {person} (person {person.pk}). Recompute the ratings when you are done.",
         invalid="Give two person numbers that exist.",
         to="director:persons",
@@ -144,12 +139,8 @@ def person_merge(request):
 @director_required
 @require_POST
 def ratings_recompute(request):
-    return run_and_redirect(
-        request,
-        lambda: ratings.ratings_recompute(actor=request_actor(request)),
-        ratings.ratings_said,
-        "director:persons",
-    )
+    recompute = partial(ratings.ratings_recompute, actor=request_actor(request))
+    return form_action(request, None, recompute, done=ratings.ratings_said, to="director:persons")
 
 
 @director_required
@@ -195,17 +186,10 @@ def series_edit(request, slug):
 @require_POST
 def series_tournament_add(request, slug):
     found = series_get(slug)
-    return form_action(
-        request,
-        SeriesTournamentForm(request.POST),
-        lambda tournament: series.series_tournament_add(
-            series=found, tournament=tournament, actor=request_actor(request)
-        ),
-        done=lambda entry: f"{entry.tournament} added.",
-        invalid="Choose a tournament.",
-        to="director:series_edit",
-        slug=found.slug,
-    )
+    add = partial(series.series_tournament_add, series=found, actor=request_actor(request))
+    done, invalid = (lambda entry: f"{entry.tournament} added."), "Choose a tournament."
+    form = SeriesTournamentForm(request.POST)
+    return form_action(request, form, add, done=done, invalid=invalid, to="director:series_edit", slug=found.slug)
 
 
 @director_required
@@ -213,13 +197,9 @@ def series_tournament_add(request, slug):
 def series_tournament_remove(request, slug, tournament_id):
     found = series_get(slug)
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    return run_and_redirect(
-        request,
-        lambda: series.series_tournament_remove(series=found, tournament=tournament, actor=request_actor(request)),
-        f"{tournament} removed from the series.",
-        "director:series_edit",
-        slug=found.slug,
-    )
+    remove = partial(series.series_tournament_remove, series=found, tournament=tournament, actor=request_actor(request))
+    done = f"{tournament} removed from the series."
+    return form_action(request, None, remove, done=done, to="director:series_edit", slug=found.slug)
 
 
 def person_public_page(request, person_id):
@@ -250,13 +230,16 @@ def tournament_ratings(request, slug):
     of the draw)."""
     tournament = selectors.tournament_get(slug)
     if request.method == "POST":
-        return run_and_redirect(
+        on = request.POST.get("on") == "1"
+        tie_break = partial(
+            ratings.tournament_rating_tie_break, tournament=tournament, on=on, actor=request_actor(request)
+        )
+        return form_action(
             request,
-            lambda: ratings.tournament_rating_tie_break(
-                tournament=tournament, on=request.POST.get("on") == "1", actor=request_actor(request)
-            ),
-            lambda t: "Ratings now break ties." if t.rating_breaks_ties else "Ratings no longer break ties.",
-            "director:tournament_ratings",
+            None,
+            tie_break,
+            done=lambda t: "Ratings now break ties." if t.rating_breaks_ties else "Ratings no longer break ties.",
+            to="director:tournament_ratings",
             slug=tournament.slug,
         )
     context = {"tournament": tournament, "event": tournament.event}

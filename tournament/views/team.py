@@ -20,7 +20,7 @@ from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
 from tournament.services.teams import team_code_open, team_self_check_in, team_withdraw_request
-from tournament.views.common import first_error_focus, refusal_say, service_run
+from tournament.views.common import form_action, form_saved
 from tournament.views.device import device_of
 
 SESSION_KEY = "team_codes"
@@ -54,14 +54,11 @@ def _team(request, team_id: int) -> Team:
 def team_open(request):
     """Enter a team code (or follow the slip's QR code) to open the team's page on this phone."""
     form = TeamCodeForm(request.POST or None, initial={"code": request.GET.get("code", "")[:12]})
-    if request.method == "POST" and form.is_valid():
-        address = client_ip(request) or ""
-        code = form.cleaned_data["code"]
-        ran = service_run(request, lambda: team_code_open(code=code, address=address), None, form=form)
-        if ran.done:
-            request.session[SESSION_KEY] = {**_opened(request), str(ran.result.pk): ran.result.code}
-            return redirect("team_page", team_id=ran.result.pk)
-    first_error_focus(form)
+    address = client_ip(request) or ""
+    team = form_saved(request, form, lambda code, actor: team_code_open(code=code, address=address), None)
+    if team is not None:
+        request.session[SESSION_KEY] = {**_opened(request), str(team.pk): team.code}
+        return redirect("team_page", team_id=team.pk)
     opened = Team.objects.select_related("tournament").filter(
         pk__in=[int(pk) for pk in _opened(request)], code__in=list(_opened(request).values())
     )
@@ -124,20 +121,6 @@ def team_page(request, team_id):
     return _page(request, _team(request, team_id))
 
 
-def _act(request, team: Team, form, call, done, *, drawn: bool = True, **refused):
-    """Run a sheet service the team asked for on its page (see ``service_run``): back to the page, or the page
-    again with the refusal beside its field of ``form`` when the page draws it (``drawn``), else above it."""
-    if form.is_valid():
-        ran = service_run(request, lambda: call(**form.cleaned_data), done, form=form if drawn else None)
-        if not ran.in_form:
-            return redirect("team_page", team_id=team.pk)
-    elif not drawn:
-        refusal_say(request, " ".join(error for errors in form.errors.values() for error in errors))
-        return redirect("team_page", team_id=team.pk)
-    first_error_focus(form)
-    return _page(request, team, status=400, **refused)
-
-
 def _enters(now) -> bool:
     """Whether the team's page draws its entry forms (blind double entry, the round still playing)."""
     return now.team.tournament.double_entry and not now.table.complete and not now.table.signed
@@ -157,20 +140,19 @@ def team_sign(request, team_id):
     signers = {seat.signer: seat for seat in team_signers(now.seats, now.pair)}
     form = TeamSignForm(request.POST, signers=list(signers.values()))
 
-    def sign(version, player):
-        return sheets.sheet_sign(
-            table=now.table,
-            version=version,
-            pair=now.pair,
-            **signer_of(signers[player]),
-            code=team.code,
-            actor=Actor.team(team, device_of(request)),
-        )
+    def sign(version, player, actor):
+        signer = signer_of(signers[player])
+        return sheets.sheet_sign(table=now.table, version=version, pair=now.pair, **signer, code=team.code, actor=actor)
 
     def signed(signature) -> str:
         return f"Signed by {signature.signer_name} for your team."
 
-    return _act(request, team, form, sign, signed, drawn=now.may_sign, sign_form=form)
+    actor = Actor.team(team, device_of(request))
+    if not now.may_sign:  # the page does not draw the form: a refusal is said above it
+        return form_action(request, form, partial(sign, actor=actor), done=signed, to="team_page", team_id=team.pk)
+    if form_saved(request, form, sign, signed, actor=actor) is None and form.errors:
+        return _page(request, team, status=400, sign_form=form)
+    return redirect("team_page", team_id=team.pk)
 
 
 @require_POST
@@ -180,11 +162,11 @@ def team_accept(request, team_id, sequence):
     hand = next((hand for hand in now.hands if hand.sequence == sequence), None)
     if hand is None:
         raise Http404("No such hand at your table.")
-    form = VersionForm(request.POST)
     accept = partial(
         sheets.hand_accept, table=now.table, hand=hand, code=team.code, actor=Actor.team(team, device_of(request))
     )
-    return _act(request, team, form, accept, f"Hand {hand.hand_number} accepted.", drawn=False)
+    done = f"Hand {hand.hand_number} accepted."
+    return form_action(request, VersionForm(request.POST), accept, done=done, to="team_page", team_id=team.pk)
 
 
 def _submitted(result) -> str:
@@ -196,51 +178,39 @@ def _submitted(result) -> str:
 
 
 @require_POST
-def team_enter(request, team_id):
-    """Blind double entry: the team's own entry of the next hand."""
+def team_submit(request, team_id, kind):
+    """Blind double entry: the team's own entry of the next deal, a hand played (``enter``) or dealt again
+    (``redeal``)."""
     team = _team(request, team_id)
     now = _table_and_pair(team)
-    form = TeamHandForm(request.POST, seats=now.seats, min_bid=team.tournament.rules.min_bid, prefix="enter")
+    if kind == "enter":
+        form = TeamHandForm(request.POST, seats=now.seats, min_bid=team.tournament.rules.min_bid, prefix="enter")
+    else:
+        form = TeamRedealForm(request.POST, seats=now.seats, prefix="redeal")
 
-    def enter(**data):
-        return sheets.hand_submit(
-            table=now.table,
-            version=data["version"],
-            pair=now.pair,
-            code=team.code,
-            entry=hand_entry(data),
-            actor=Actor.team(team, device_of(request)),
-        )
+    def submit(actor, **data):
+        dealt = {"version": data["version"], "entry": hand_entry(data)} if kind == "enter" else data
+        return sheets.hand_submit(table=now.table, pair=now.pair, code=team.code, actor=actor, **dealt)
 
-    return _act(request, team, form, enter, _submitted, drawn=_enters(now), enter_form=form)
-
-
-@require_POST
-def team_redeal(request, team_id):
-    team = _team(request, team_id)
-    now = _table_and_pair(team)
-    form = TeamRedealForm(request.POST, seats=now.seats, prefix="redeal")
-    submit = partial(
-        sheets.hand_submit, table=now.table, pair=now.pair, code=team.code, actor=Actor.team(team, device_of(request))
-    )
-    return _act(request, team, form, submit, _submitted, drawn=_enters(now), redeal_form=form)
-
-
-def _team_service_run(request, team_id, service, done: str):
-    """Run ``service(team=, actor=)`` for the team whose own page asks it, then show that page again."""
-    team = _team(request, team_id)
-    service_run(request, partial(service, team=team, actor=Actor.team(team, device_of(request))), done)
+    actor = Actor.team(team, device_of(request))
+    if not _enters(now):  # the round is over here: the page draws no entry form, a refusal is said above it
+        return form_action(request, form, partial(submit, actor), done=_submitted, to="team_page", team_id=team.pk)
+    if form_saved(request, form, submit, _submitted, actor=actor) is None and form.errors:
+        return _page(request, team, status=400, **{f"{kind}_form": form})
     return redirect("team_page", team_id=team.pk)
 
 
-@require_POST
-def team_here(request, team_id):
-    """ "We're here": the team checks itself in from its own page."""
-    return _team_service_run(request, team_id, team_self_check_in, "Checked in: the desk sees your team is here.")
+TEAM_ASKS = {
+    "here": (team_self_check_in, "Checked in: the desk sees your team is here."),
+    "withdraw": (team_withdraw_request, "The director is told your team withdraws after this round."),
+}
 
 
 @require_POST
-def team_withdraw(request, team_id):
-    """ "Withdraw after this round": a request the director confirms at the desk."""
-    done = "The director is told your team withdraws after this round."
-    return _team_service_run(request, team_id, team_withdraw_request, done)
+def team_ask(request, team_id, what):
+    """What the team tells the desk from its own page: "We're here" (``here``, it checks itself in), or
+    "Withdraw after this round" (``withdraw``, a request the director confirms at the desk)."""
+    team = _team(request, team_id)
+    service, done = TEAM_ASKS[what]
+    ask = partial(service, team=team, actor=Actor.team(team, device_of(request)))
+    return form_action(request, None, ask, done=done, to="team_page", team_id=team.pk)

@@ -20,7 +20,7 @@ from tournament.services.absence import (
 )
 from tournament.services.draws import next_round_number
 from tournament.typed import whole_number
-from tournament.views.common import refusal_say, request_actor, service_run
+from tournament.views.common import form_action, refusal_say, request_actor
 from tournament.views.permissions import director_required
 
 
@@ -33,22 +33,27 @@ def table_forfeit(request, slug, number, table_number):
     tournament = selectors.tournament_get(slug)
     table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
     actor = request_actor(request)
+    back = {"to": "director:round_live", "slug": slug, "number": number}
     if request.POST.get("undo"):
         undo = partial(table_forfeit_undo, table=table, actor=actor, reason=request.POST.get("reason", ""))
-        service_run(request, undo, f"Table {table.number}: forfeit undone, the sheet is open again.")
-    else:
-        declare = partial(
-            table_forfeit_declare,
-            table=table,
-            absent=request.POST.get("absent", ""),
-            early=request.POST.get("early") == "on",
-            reason=request.POST.get("reason", ""),
-            actor=actor,
+        return form_action(
+            request, None, undo, done=f"Table {table.number}: forfeit undone, the sheet is open again.", **back
         )
-        ran = service_run(request, declare, f"Table {table.number}: forfeit declared.")
-        for team in ran.result.repeat_absentees if ran.done else []:
+    declare = partial(
+        table_forfeit_declare,
+        table=table,
+        absent=request.POST.get("absent", ""),
+        early=request.POST.get("early") == "on",
+        reason=request.POST.get("reason", ""),
+        actor=actor,
+    )
+
+    def declared(forfeit) -> str:
+        for team in forfeit.repeat_absentees:
             messages.warning(request, f"{team} has forfeited twice: withdraw it at the desk if it is not coming back.")
-    return redirect("director:round_live", slug=slug, number=number)
+        return f"Table {table.number}: forfeit declared."
+
+    return form_action(request, None, declare, done=declared, **back)
 
 
 @require_POST
@@ -71,11 +76,11 @@ def sit_out(request, slug):
         reason=request.POST.get("reason", ""),
         actor=request_actor(request),
     )
-    service_run(request, mark, f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}.")
-    return redirect("director:round_new", slug=slug)
+    done = f"{team} {'sits out' if sits_out else 'plays again in'} round {round_number}."
+    return form_action(request, None, mark, done=done, to="director:round_new", slug=slug)
 
 
-def _to_round(slug, number, *, done: bool = False):
+def _to_round(slug, number, done: bool = False):
     """The round's page: at its substitutes when done, else at the top where the refusal is said."""
     page = reverse("director:round", args=[slug, number])
     return redirect(f"{page}#substitutes" if done else page)
@@ -105,8 +110,8 @@ def substitute_add(request, slug, number):
         reason=request.POST.get("reason", ""),
         actor=request_actor(request),
     )
-    ran = service_run(request, approve, "{0.name} plays {0.round.title} for {0.replaces.name}.".format)
-    return _to_round(slug, number, done=ran.done)
+    done = "{0.name} plays {0.round.title} for {0.replaces.name}.".format
+    return form_action(request, None, approve, done=done, to=partial(_to_round, slug, number))
 
 
 @require_POST
@@ -116,5 +121,5 @@ def substitute_remove_view(request, slug, number, substitute_id):
     round_ = selectors.round_get(tournament, number)
     substitute = get_object_or_404(round_.substitutes.select_related("team", "replaces", "round"), pk=substitute_id)
     remove = partial(substitute_remove, substitute=substitute, actor=request_actor(request))
-    ran = service_run(request, remove, f"{substitute.replaces.name} plays for {substitute.team} after all.")
-    return _to_round(slug, number, done=ran.done)
+    done = f"{substitute.replaces.name} plays for {substitute.team} after all."
+    return form_action(request, None, remove, done=done, to=partial(_to_round, slug, number))

@@ -1,5 +1,7 @@
 """Staff logins: where one lands, the locked ones and unlocking them; paused team codes and lifting them."""
 
+from functools import partial
+
 from django.contrib.auth.views import LoginView
 from django.shortcuts import render
 from django.urls import reverse
@@ -10,7 +12,7 @@ from tournament.selectors.access import locked_logins
 from tournament.services import throttle
 from tournament.services.access import login_unlock
 from tournament.typed import whole_number
-from tournament.views.common import request_actor, run_and_redirect
+from tournament.views.common import form_action, request_actor
 from tournament.views.permissions import director_required, scorekeeper_required
 
 
@@ -35,12 +37,9 @@ def lockouts(request):
 def lockout_remove(request):
     ip_address = request.POST.get("ip_address", "")
     username = request.POST.get("username", "")
-    return run_and_redirect(
-        request,
-        lambda: login_unlock(ip_address=ip_address, username=username),
-        f"Unlocked {ip_address or username}: it may log in again.",
-        "director:lockouts",
-    )
+    unlock = partial(login_unlock, ip_address=ip_address, username=username)
+    done = f"Unlocked {ip_address or username}: it may log in again."
+    return form_action(request, None, unlock, done=done, to="director:lockouts")
 
 
 @scorekeeper_required
@@ -52,9 +51,9 @@ def code_pauses(request):
 @scorekeeper_required
 def code_pause_lift(request):
     pause_id = whole_number(request.POST.get("pause", ""), digits=9) or 0
-    return run_and_redirect(
-        request,
-        lambda: throttle.code_pause_lift(pause_id=pause_id, actor=request_actor(request)),
-        lambda pause: f"Lifted: team codes from {pause.address} are accepted again ({pause.where}).",
-        "director:code_pauses",
-    )
+    lift = partial(throttle.code_pause_lift, pause_id=pause_id, actor=request_actor(request))
+
+    def lifted(pause) -> str:
+        return f"Lifted: team codes from {pause.address} are accepted again ({pause.where})."
+
+    return form_action(request, None, lift, done=lifted, to="director:code_pauses")

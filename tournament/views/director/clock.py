@@ -3,7 +3,7 @@ round or to one table, and call time at one table."""
 
 from functools import partial
 
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -11,7 +11,7 @@ from tournament import selectors
 from tournament.forms.clock import ClockForm
 from tournament.selectors.clock import clock_view
 from tournament.services import clock, sheets
-from tournament.views.common import form_action, refusal_say, request_actor
+from tournament.views.common import form_action, request_actor
 from tournament.views.permissions import director_required
 from tournament.views.table.time import time_called_said
 
@@ -43,43 +43,47 @@ def _back(request) -> str:
     return "director:round_live" if request.POST.get("back") == "live" else "director:round"
 
 
-def _clock_action(request, form, services, record: dict, said_number: int, minutes_tag: str, **to):
-    """Run the clock button posted; minutes refused (not a whole number, or out of the clock's range) are said
-    beside the minutes field of the form they came from (``minutes_tag`` marks the message for it), as well as
-    at the top of the page."""
-    if not form.is_valid() and "minutes" in form.errors:
-        refusal_say(request, form.errors["minutes"][0], minutes_tag)
-        return redirect(_back(request), **to)
+def _pressed(services: dict, record: dict, actor, *, action: str, minutes: int | None):
+    """The clock button pressed, on the round or the table ``record`` names (with its minutes, to add time)."""
+    options = {"minutes": minutes if minutes is not None else 0} if action == "add" else {}
+    return services[action][0](**record, actor=actor, **options)
 
-    def run(action, minutes):
-        service, _ = services[action]
-        options = {"minutes": minutes if minutes is not None else 0} if action == "add" else {}
-        return service(**record, actor=request_actor(request), **options)
 
-    def done(result) -> str:
-        said = services[form.cleaned_data["action"]][1]
-        return said(result) if callable(said) else said.format(number=said_number, minutes=form.cleaned_data["minutes"])
+def _pressed_said(services: dict, number: int, form):
+    """What the button pressed says of the round or table ``number``."""
 
-    return form_action(
-        request,
-        form,
-        run,
-        done=done,
-        invalid="Choose what to do to the clock.",
-        to=_back(request),
-        beside={"minutes": minutes_tag},
-        **to,
-    )
+    def said(result) -> str:
+        wording = services[form.cleaned_data["action"]][1]
+        return (
+            wording(result)
+            if callable(wording)
+            else wording.format(number=number, minutes=form.cleaned_data["minutes"])
+        )
+
+    return said
+
+
+CLOCK_INVALID = "Choose what to do to the clock."
 
 
 @require_POST
 @director_required
 def round_clock(request, slug, number):
-    tournament = selectors.tournament_get(slug)
-    round_ = selectors.round_get(tournament, number)
+    """Minutes refused (not a whole number, or out of the clock's range) are said beside the round's minutes as
+    well as at the top of the page."""
+    round_ = selectors.round_get(selectors.tournament_get(slug), number)
     form = ClockForm(request.POST)
-    return _clock_action(
-        request, form, ROUND_SERVICES, {"round": round_}, round_.number, "minutes-round", slug=slug, number=number
+    press = partial(_pressed, ROUND_SERVICES, {"round": round_}, request_actor(request))
+    return form_action(
+        request,
+        form,
+        press,
+        done=_pressed_said(ROUND_SERVICES, round_.number, form),
+        invalid=CLOCK_INVALID,
+        beside={"minutes": "minutes-round"},
+        to=_back(request),
+        slug=slug,
+        number=number,
     )
 
 
@@ -88,11 +92,20 @@ def round_clock(request, slug, number):
 def table_clock(request, slug, number, table_number):
     tournament = selectors.tournament_get(slug)
     table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
-    form = ClockForm(request.POST, table=True)
-    call = partial(
-        _clock_action, request, form, TABLE_SERVICES, {"table": table}, table.number, f"minutes-table-{table.number}"
+    form, beside = ClockForm(request.POST, table=True), {"minutes": f"minutes-table-{table.number}"}
+    press = partial(_pressed, TABLE_SERVICES, {"table": table}, request_actor(request))
+    done = _pressed_said(TABLE_SERVICES, table.number, form)
+    return form_action(
+        request,
+        form,
+        press,
+        done=done,
+        invalid=CLOCK_INVALID,
+        beside=beside,
+        to=_back(request),
+        slug=slug,
+        number=number,
     )
-    return call(slug=slug, number=number)
 
 
 def clock_context(round_, tables: list, rules, *, back: str = "") -> dict:

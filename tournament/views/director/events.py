@@ -10,15 +10,16 @@ from django.views.decorators.http import require_POST
 
 from scoring import PRESETS, RuleSet, ScoringError
 from tournament import forms, selectors
+from tournament.models import Announcement
 from tournament.roles import is_director
 from tournament.selectors.next_step import round_can_be_drawn, tournament_next_step
 from tournament.services import events
 from tournament.views.common import (
+    form_action,
     form_page,
     form_saved,
     refusal_say,
     request_actor,
-    run_and_redirect,
     tournament_context,
 )
 from tournament.views.permissions import director_required, scorekeeper_required
@@ -148,15 +149,9 @@ def announcements(request, slug):
 @require_POST
 @director_required
 def announcement_remove(request, slug, pk):
-    tournament = selectors.tournament_get(slug)
-    announcement = get_object_or_404(tournament.announcements, pk=pk)
-    return run_and_redirect(
-        request,
-        partial(events.announcement_remove, announcement=announcement, actor=request_actor(request)),
-        "Announcement removed.",
-        "director:announcements",
-        slug=tournament.slug,
-    )
+    announcement = get_object_or_404(Announcement, tournament__slug=slug, pk=pk)
+    remove = partial(events.announcement_remove, announcement=announcement, actor=request_actor(request))
+    return form_action(request, None, remove, done="Announcement removed.", to="director:announcements", slug=slug)
 
 
 @director_required

@@ -30,7 +30,6 @@ from tournament.views.common import (
     form_saved,
     refusal_say,
     request_actor,
-    run_and_redirect,
     service_run,
     tournament_context,
 )
@@ -50,30 +49,20 @@ def money_settings(request, slug):
     return render(request, "director/form.html", {**context, "event": tournament.event})
 
 
-def _desk_money_action(request, slug, number, form_class, service, done):
-    tournament = selectors.tournament_get(slug)
-    team = get_object_or_404(tournament.teams, number=number)
-    form = form_class(request.POST)
-    if not form.is_valid():
-        refusal_say(request, "Fill in the amount (and, for a refund, why).")
-        return back_to_desk(request, tournament, number, done=False)
-    record = partial(service, team=team, actor=request_actor(request), **form.cleaned_data)
-    ran = service_run(request, record, done(team))
-    return back_to_desk(request, tournament, number, done=ran.done)
+DESK_MONEY_INVALID = "Fill in the amount (and, for a refund, why)."
 
 
 @require_POST
 @director_required
 def payment_add(request, slug, number):
     """Booked where the team owes (the entry fee, then the side pot) unless the director chose one pot."""
-    return _desk_money_action(
-        request,
-        slug,
-        number,
-        PaymentForm,
-        money.payment_book,
-        lambda team: lambda payments: f"Team #{team.number}: {money.payments_said(payments)}.",
+    tournament = selectors.tournament_get(slug)
+    book = partial(
+        money.payment_book, team=get_object_or_404(tournament.teams, number=number), actor=request_actor(request)
     )
+    done = lambda payments: f"Team #{number}: {money.payments_said(payments)}."  # noqa: E731
+    back = partial(back_to_desk, request, tournament, number)
+    return form_action(request, PaymentForm(request.POST), book, done=done, invalid=DESK_MONEY_INVALID, to=back)
 
 
 def _payment_correct(request, slug, number, pk, form_class, correct, done):
@@ -125,14 +114,13 @@ def payment_move(request, slug, number, pk):
 @require_POST
 @director_required
 def refund_add(request, slug, number):
-    return _desk_money_action(
-        request,
-        slug,
-        number,
-        RefundForm,
-        money.refund_record,
-        lambda team: lambda refund: f"Team #{team.number}: {refund.amount} refunded.",
+    tournament = selectors.tournament_get(slug)
+    refund = partial(
+        money.refund_record, team=get_object_or_404(tournament.teams, number=number), actor=request_actor(request)
     )
+    form, back = RefundForm(request.POST), partial(back_to_desk, request, tournament, number)
+    done = lambda made: f"Team #{number}: {made.amount} refunded."  # noqa: E731
+    return form_action(request, form, refund, done=done, invalid=DESK_MONEY_INVALID, to=back)
 
 
 @director_required
@@ -159,13 +147,14 @@ def payout_pay(request, slug):
     pot = form.cleaned_data["pot"]
     if request.method == "POST":
         pay = partial(money.payout_pay, tournament=tournament, team=team, pot=pot, actor=request_actor(request))
-        return run_and_redirect(
+        return form_action(
             request,
+            None,
             pay,
-            lambda payout: (
+            done=lambda payout: (
                 f"Team #{team.number} paid {payout.amount}: they confirm receipt on their phone, or sign for it here."
             ),
-            "director:payouts",
+            to="director:payouts",
             slug=slug,
         )
     line = next((line for line in payout_sheet(tournament).lines if (line.pot, line.team.pk) == (pot, team.pk)), None)

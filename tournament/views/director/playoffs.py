@@ -7,7 +7,7 @@ from django.views.decorators.http import require_POST
 
 from tournament import forms, selectors
 from tournament.services import playoffs as playoffs_service
-from tournament.views.common import form_action, request_actor, run_and_redirect
+from tournament.views.common import form_action, request_actor
 from tournament.views.permissions import director_required
 
 
@@ -35,49 +35,47 @@ def playoffs(request, slug):
     return render(request, "director/playoffs.html", context)
 
 
-def _playoff_action(request, slug, service, done, *, form=None, invalid: str = ""):
-    """Run a playoff service on the tournament for the director (with the posted ``form``'s answers, if it has
-    one) and go back to the playoff page, where what happened is said."""
-    tournament = selectors.tournament_get(slug)
-    run = partial(service, tournament=tournament, actor=request_actor(request))
-    to = {"to": "director:playoffs", "slug": tournament.slug}
-    if form is None:
-        return run_and_redirect(request, run, done, **to)
-    return form_action(request, form(request.POST), run, done=done, invalid=invalid, **to)
+def _seeded_said(seeds) -> str:
+    return f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket."
+
+
+def _seeded_again_said(seeds) -> str:
+    return f"Top {len(seeds)} seeded again from the standings as they are now."
 
 
 @require_POST
 @director_required
 def playoffs_seed(request, slug):
-    return _playoff_action(
-        request,
-        slug,
-        playoffs_service.playoff_seed,
-        lambda seeds: f"Top {len(seeds)} seeded. Check the seeds, swap any, then publish the bracket.",
-        form=forms.PlayoffSeedForm,
-        invalid="Give the number of teams in the playoff (2 or more).",
+    seed = partial(
+        playoffs_service.playoff_seed, tournament=selectors.tournament_get(slug), actor=request_actor(request)
     )
+    invalid = "Give the number of teams in the playoff (2 or more)."
+    form = forms.PlayoffSeedForm(request.POST)
+    return form_action(request, form, seed, done=_seeded_said, invalid=invalid, to="director:playoffs", slug=slug)
 
 
 @require_POST
 @director_required
 def playoffs_swap(request, slug):
-    swap = playoffs_service.playoff_seeds_swap
-    return _playoff_action(
-        request, slug, swap, "Seeds swapped.", form=forms.SeedSwapForm, invalid="Give the two seeds to swap."
-    )
+    tournament = selectors.tournament_get(slug)
+    swap = partial(playoffs_service.playoff_seeds_swap, tournament=tournament, actor=request_actor(request))
+    form, invalid = forms.SeedSwapForm(request.POST), "Give the two seeds to swap."
+    return form_action(request, form, swap, done="Seeds swapped.", invalid=invalid, to="director:playoffs", slug=slug)
 
 
 @require_POST
 @director_required
 def playoffs_publish(request, slug):
+    tournament = selectors.tournament_get(slug)
+    publish = partial(playoffs_service.playoff_publish, tournament=tournament, actor=request_actor(request))
     done = "Bracket published: the first matches' tables and links are open."
-    return _playoff_action(request, slug, playoffs_service.playoff_publish, done)
+    return form_action(request, None, publish, done=done, to="director:playoffs", slug=slug)
 
 
 @require_POST
 @director_required
 def playoffs_reseed(request, slug):
     """Seed again from the standings after a qualifying correction, while no playoff match has started."""
-    done = lambda seeds: f"Top {len(seeds)} seeded again from the standings as they are now."  # noqa: E731
-    return _playoff_action(request, slug, playoffs_service.playoff_reseed, done)
+    tournament = selectors.tournament_get(slug)
+    reseed = partial(playoffs_service.playoff_reseed, tournament=tournament, actor=request_actor(request))
+    return form_action(request, None, reseed, done=_seeded_again_said, to="director:playoffs", slug=slug)

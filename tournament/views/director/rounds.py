@@ -16,7 +16,7 @@ from tournament.selectors.teams import absent_twice
 from tournament.services import draws
 from tournament.services.absence import forfeit_opens_at
 from tournament.typed import number_within
-from tournament.views.common import form_action, form_saved, request_actor, run_and_redirect, service_run
+from tournament.views.common import form_action, form_saved, request_actor
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
 from tournament.wording import in_words, still_playing_words
@@ -26,8 +26,7 @@ from tournament.wording import in_words, still_playing_words
 def round_new(request, slug):
     tournament = selectors.tournament_get(slug)
     form = forms.DrawForm(request.POST or None)
-    drawn = "Round {0.number} drawn as a draft: check it, then publish.".format
-    round_ = form_saved(request, form, draws.round_draw, drawn, tournament=tournament)
+    round_ = form_saved(request, form, draws.round_draw, _drawn_said, tournament=tournament)
     if round_ is not None:
         return redirect("director:round", slug=tournament.slug, number=round_.number)
     next_number = draws.next_round_number(tournament)
@@ -41,6 +40,10 @@ def round_new(request, slug):
         "sit_outs": tournament.sit_outs.filter(round_number=next_number).select_related("team"),
     }
     return render(request, "director/draw.html", context)
+
+
+def _drawn_said(round_) -> str:
+    return f"Round {round_.number} drawn as a draft: check it, then publish."
 
 
 @director_required
@@ -84,59 +87,37 @@ def round_detail(request, slug, number):
     return render(request, "director/round.html", context)
 
 
-def _draft_change(request, slug, number, form_class, service, done: str, invalid: str):
-    """Run a change to a draft from its form, and go back to the round; warn of a rematch or two teams of
-    one city that the change created."""
-    tournament = selectors.tournament_get(slug)
-    round_ = selectors.round_get(tournament, number)
+def _warned(request, done: str):
+    """What a change to a draft says: ``done``, and a warning for each rematch or two teams of one city it made."""
 
     def said(warnings: list[str]) -> str:
         for warning in warnings:
             messages.warning(request, warning)
         return done
 
-    return form_action(
-        request,
-        form_class(request.POST, teams=tournament.teams.all()),
-        partial(service, round=round_, actor=request_actor(request)),
-        done=said,
-        invalid=invalid,
-        to="director:round",
-        slug=tournament.slug,
-        number=round_.number,
-    )
+    return said
 
 
 @require_POST
 @director_required
 def round_swap(request, slug, number):
-    return _draft_change(
-        request, slug, number, forms.SwapForm, draws.draw_teams_swap, "Teams swapped.", "Choose the two teams to swap."
-    )
+    round_ = selectors.round_get(selectors.tournament_get(slug), number)
+    swap = partial(draws.draw_teams_swap, round=round_, actor=request_actor(request))
+    form = forms.SwapForm(request.POST, teams=round_.tournament.teams.all())
+    invalid = "Choose the two teams to swap."
+    done = _warned(request, "Teams swapped.")
+    return form_action(request, form, swap, done=done, invalid=invalid, to="director:round", slug=slug, number=number)
 
 
 @require_POST
 @director_required
 def round_move(request, slug, number):
-    return _draft_change(
-        request,
-        slug,
-        number,
-        forms.MoveForm,
-        draws.draw_team_move,
-        "Team moved.",
-        "Choose a team, and a table number or blank for the bye.",
-    )
-
-
-def _round_action(request, slug, number, service, done: str, **options):
-    """Run a service on the round (``done`` may name {number}) and go back to the round's page."""
-    tournament = selectors.tournament_get(slug)
-    round_ = selectors.round_get(tournament, number)
-    call = partial(service, round=round_, actor=request_actor(request), **options)
-    return run_and_redirect(
-        request, call, done.format(number=round_.number), "director:round", slug=tournament.slug, number=number
-    )
+    round_ = selectors.round_get(selectors.tournament_get(slug), number)
+    form = forms.MoveForm(request.POST, teams=round_.tournament.teams.all())
+    move = partial(draws.draw_team_move, round=round_, actor=request_actor(request))
+    invalid = "Choose a team, and a table number or blank for the bye."
+    done = _warned(request, "Team moved.")
+    return form_action(request, form, move, done=done, invalid=invalid, to="director:round", slug=slug, number=number)
 
 
 @require_POST
@@ -144,36 +125,30 @@ def _round_action(request, slug, number, service, done: str, **options):
 def round_sitting(request, slug, number, table_number):
     tournament = selectors.tournament_get(slug)
     table = get_object_or_404(selectors.round_get(tournament, number).tables, number=table_number)
+    toggle = partial(draws.draw_sitting_toggle, table=table, actor=request_actor(request))
+    done = f"Table {table.number}: the other team now keeps the score sheet."
+    return form_action(request, None, toggle, done=done, to="director:round", slug=slug, number=number)
 
-    def toggle(round, actor):
-        return draws.draw_sitting_toggle(table=table, actor=actor)
 
-    return _round_action(
-        request, slug, number, toggle, f"Table {table.number}: the other team now keeps the score sheet."
+ROUND_STEPS = {
+    "publish": (draws.round_publish, "Round {number} published: the table links work now."),
+    "unpublish": (draws.round_unpublish, "Round {number} is a draft again: its table links no longer open."),
+    "close": (draws.round_close, "Round {number} closed: its sheets change only by staff correction."),
+}
+
+
+@require_POST
+@director_required
+def round_step(request, slug, number, step):
+    """Publish a draft (over earlier tables still playing only with the override ticked, logged), make a
+    published round a draft again, or close a round."""
+    round_ = selectors.round_get(selectors.tournament_get(slug), number)
+    service, done = ROUND_STEPS[step]
+    options = {"override_unsigned": request.POST.get("override_unsigned") == "on"} if step == "publish" else {}
+    run = partial(service, round=round_, actor=request_actor(request), **options)
+    return form_action(
+        request, None, run, done=done.format(number=number), to="director:round", slug=slug, number=number
     )
-
-
-@require_POST
-@director_required
-def round_publish(request, slug, number):
-    """Publish a draft; over earlier tables still playing only with the override ticked (logged)."""
-    override = request.POST.get("override_unsigned") == "on"
-    done = "Round {number} published: the table links work now."
-    return _round_action(request, slug, number, draws.round_publish, done, override_unsigned=override)
-
-
-@require_POST
-@director_required
-def round_unpublish(request, slug, number):
-    done = "Round {number} is a draft again: its table links no longer open."
-    return _round_action(request, slug, number, draws.round_unpublish, done)
-
-
-@require_POST
-@director_required
-def round_close(request, slug, number):
-    done = "Round {number} closed: its sheets change only by staff correction."
-    return _round_action(request, slug, number, draws.round_close, done)
 
 
 @require_POST
@@ -187,7 +162,7 @@ def qualifying_close(request, slug):
         which = f"Round {closed[0].number}" if len(closed) == 1 else f"Rounds {in_words(r.number for r in closed)}"
         return f"{which} closed: the qualifying sheets change only by staff correction."
 
-    return run_and_redirect(request, close, said, "director:tournament", slug=tournament.slug)
+    return form_action(request, None, close, done=said, to="director:tournament", slug=slug)
 
 
 @require_POST
@@ -196,9 +171,14 @@ def round_discard(request, slug, number):
     tournament = selectors.tournament_get(slug)
     round_ = selectors.round_get(tournament, number)
     discard = partial(draws.draw_discard, round=round_, actor=request_actor(request))
-    if service_run(request, discard, f"The draft of round {number} is discarded.").done:
-        return redirect("director:tournament", slug=tournament.slug)
-    return redirect("director:round", slug=tournament.slug, number=round_.number)
+
+    def back(done: bool):
+        """The tournament's page once the draft is gone; else the draft, where the refusal is said."""
+        return (
+            redirect("director:tournament", slug=slug) if done else redirect("director:round", slug=slug, number=number)
+        )
+
+    return form_action(request, None, discard, done=f"The draft of round {number} is discarded.", to=back)
 
 
 QUIET_MINUTES = 15

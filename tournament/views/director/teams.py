@@ -21,13 +21,12 @@ from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
 from tournament.typed import whole_number
 from tournament.views.common import (
+    form_action,
     form_page,
     form_saved,
     pdf_response,
     refusal_say,
     request_actor,
-    run_and_redirect,
-    service_run,
     tournament_context,
 )
 from tournament.views.permissions import director_required
@@ -161,13 +160,12 @@ def checkin_slips(request, slug):
 def team_code_new(request, slug, number):
     tournament = selectors.tournament_get(slug)
     team = get_object_or_404(tournament.teams, number=number)
-    return run_and_redirect(
-        request,
-        partial(teams.team_code_renew, team=team, actor=request_actor(request)),
-        lambda renewed: f"Team #{renewed.number} has a new code, {renewed.code}: the old one no longer works.",
-        "director:desk",
-        slug=tournament.slug,
-    )
+    renew = partial(teams.team_code_renew, team=team, actor=request_actor(request))
+    return form_action(request, None, renew, done=_new_code_said, to="director:desk", slug=slug)
+
+
+def _new_code_said(team) -> str:
+    return f"Team #{team.number} has a new code, {team.code}: the old one no longer works."
 
 
 @director_required
@@ -212,14 +210,13 @@ def desk_action(request, slug, number):
     tournament = selectors.tournament_get(slug)
     team = get_object_or_404(tournament.teams, number=number)
     action = request.POST.get("action", "")
-    done = False
     if action not in DESK_ACTIONS:
         refusal_say(request, "That is not a desk action.")
-    else:
-        changes, said = DESK_ACTIONS[action]
-        update = partial(teams.team_desk_update, team=team, **changes, actor=request_actor(request))
-        done = service_run(request, update, said.format(n=team.number)).done
-    return back_to_desk(request, tournament, team.number, done=done)
+        return back_to_desk(request, tournament, team.number, done=False)
+    changes, said = DESK_ACTIONS[action]
+    update = partial(teams.team_desk_update, team=team, **changes, actor=request_actor(request))
+    back = partial(back_to_desk, request, tournament, team.number)
+    return form_action(request, None, update, done=said.format(n=team.number), to=back)
 
 
 @require_POST
@@ -229,14 +226,9 @@ def desk_check_in(request, slug):
     tournament = selectors.tournament_get(slug)
     chosen = request.POST.getlist("shown" if "all" in request.POST else "teams")
     form = forms.TeamsCheckInForm({"teams": chosen}, tournament=tournament)
-    if not form.is_valid():
-        refusal_say(request, form.errors["teams"][0])
-        return back_to_desk(request, tournament, None, done=False)
-    check_in = partial(
-        teams.teams_check_in, tournament=tournament, teams=form.cleaned_data["teams"], actor=request_actor(request)
-    )
-    service_run(request, check_in, _checked_in_said)
-    return back_to_desk(request, tournament, None, done=False)
+    check_in = partial(teams.teams_check_in, tournament=tournament, actor=request_actor(request))
+    back = back_to_desk(request, tournament, None, False)  # the teams are many: the desk opens at the top
+    return form_action(request, form, check_in, done=_checked_in_said, to=lambda done: back)
 
 
 def _checked_in_said(arrived) -> str:
@@ -245,8 +237,9 @@ def _checked_in_said(arrived) -> str:
     return f"{len(arrived)} team(s) checked in: {', '.join(f'#{team.number}' for team in arrived)}."
 
 
-def back_to_desk(request, tournament, number: int | None, *, done: bool) -> HttpResponseRedirect:
-    """The desk, with the search kept: at the team's line when done, else at the top where what happened is."""
+def back_to_desk(request, tournament, number: int | None, done: bool) -> HttpResponseRedirect:
+    """The desk, with the search kept: at the team's line when done, else at the top where what happened is
+    (the answer of an action, given ``done``)."""
     back = reverse("director:desk", args=[tournament.slug])
     query = request.POST.get("q", "")
     search = f"?{urlencode({'q': query})}" if query else ""
