@@ -1,4 +1,3 @@
-import datetime
 import os
 import re
 import signal
@@ -10,11 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from tests.venue import venue_command, venue_said_until_serving
+from tournament.factories import EventFactory, TeamFactory, TournamentFactory
 from tournament.roles import DIRECTORS, SCOREKEEPERS, role_groups_ensure
-from tournament.services.events import event_create, tournament_create
-from tournament.services.teams import PlayerEntry, team_register
-
-CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis"]
 
 
 def round_published(tournament, method: str = "manual", **options):
@@ -128,13 +124,13 @@ def director_client(client, director):
 
 
 def spring_classic():
-    return event_create(
-        name="Spring Classic", venue="Hall", starts_on=datetime.date(2026, 5, 1), ends_on=datetime.date(2026, 5, 3)
-    )
+    """The tests' event: Spring Classic at the Hall, 1 to 3 May 2026."""
+    return EventFactory.create(name="Spring Classic")
 
 
 def main_event(event):
-    return tournament_create(event=event, name="Main Event", qualifying_rounds=4)
+    """The tests' tournament: the Main Event of four qualifying rounds."""
+    return TournamentFactory.create(event=event)
 
 
 @pytest.fixture
@@ -164,15 +160,14 @@ def module_transaction(django_db_setup, django_db_blocker):
 
 @pytest.fixture(scope="session")
 def make_teams():
-    """Register ``count`` teams (checked in unless told otherwise) with players from four cities."""
+    """Register ``count`` teams (``TeamFactory``; checked in unless told otherwise): team ``i`` is ``Player {i}a``
+    and ``Player {i}b`` of one of four cities, ``i`` counted from ``start``."""
 
     def make(tournament, count, *, checked_in=True, start=0):
-        teams = []
-        for i in range(start, start + count):
-            city = CITIES[i % len(CITIES)]
-            players = [PlayerEntry(f"Player {i}a", city), PlayerEntry(f"Player {i}b", city)]
-            teams.append(team_register(tournament=tournament, players=players, checked_in=checked_in))
-        return teams
+        return [
+            TeamFactory.create(tournament=tournament, index=i, checked_in=checked_in)
+            for i in range(start, start + count)
+        ]
 
     return make
 
@@ -251,44 +246,11 @@ def sheet():
 def big_field():
     """A large field in bulk, for query-count tests: ``teams`` checked-in teams, then ``rounds`` rounds drawn,
     published and recorded as signed (the stored totals a signed sheet leaves; no hands)."""
-    from django.utils import timezone
-
-    from tournament.models import Player, Table, Team, TeamMember
-    from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
-    from tournament.services.draws import round_draw, round_publish
-    from tournament.services.standings import standings_store
+    from bench.fields import entries, rounds_signed, teams_bulk
 
     def build(tournament, teams, *, rounds=1):
-        players = Player.objects.bulk_create(
-            Player(event=tournament.event, name=f"{tournament.slug} {i}{side}", city=CITIES[i % len(CITIES)])
-            for i in range(teams)
-            for side in "ab"
-        )
-
-        def code(i: int) -> str:
-            digits, n = [], tournament.pk * 100_000 + i
-            for _ in range(CODE_LENGTH):
-                n, digit = divmod(n, len(CODE_ALPHABET))
-                digits.append(CODE_ALPHABET[digit])
-            return "".join(digits)
-
-        created = Team.objects.bulk_create(
-            Team(tournament=tournament, number=i + 1, city=CITIES[i % len(CITIES)], checked_in=True, code=code(i))
-            for i in range(teams)
-        )
-        TeamMember.objects.bulk_create(
-            TeamMember(tournament=tournament, team=team, player=players[2 * i + position], position=position + 1)
-            for i, team in enumerate(created)
-            for position in (0, 1)
-        )
-        for number in range(1, rounds + 1):
-            round_ = round_publish(
-                round=round_draw(tournament=tournament, method="random" if number == 1 else "swiss", seed=number)
-            )
-            Table.objects.filter(round=round_).update(
-                ns_total=10, ew_total=4, hands_played=4, complete=True, locked_at=timezone.now()
-            )
-        standings_store(tournament=tournament)
+        created = teams_bulk(tournament, entries(teams, label=tournament.slug))
+        rounds_signed(tournament, rounds, hands=False)
         return created
 
     return build

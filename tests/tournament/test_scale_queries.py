@@ -121,7 +121,7 @@ def test_finding_a_registered_player_is_an_index_probe_not_a_scan(event, big_fie
     """The lookup of a typed player (letter case aside) uses the index of the event's unique names, so a
     registration in a field of 2,048 teams does not read the whole field (as a case-blind LIKE would), nor
     sort what it found."""
-    from tests.conftest import CITIES
+    from tournament.factories import CITIES
     from tournament.models import Player
     from tournament.services.teams.entries import PlayerEntry, player_found
 
@@ -146,7 +146,7 @@ def test_importing_an_archive_costs_the_same_at_8_and_64_teams(db):
     field; SQLite alone splits a bulk insert (and the kept times' updates) into batches of 999 values."""
     import json
 
-    from bench.management.commands.bench_field import field_build
+    from bench.fields import field_build
     from tournament.services.archive import event_import
 
     counts = []

@@ -11,6 +11,10 @@ class TournamentCommand(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("tournament_slug", help="the tournament's slug, as in its page's address")
+        self.tournament_arguments(parser)
+
+    def tournament_arguments(self, parser):
+        """The command's own arguments, after the slug."""
 
     def handle(self, *args, tournament_slug, **options):
         tournament = Tournament.objects.filter(slug=tournament_slug).select_related("event").first()

@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 from django.urls import reverse
 
-from tournament.management.across import across_build
+from bench.fields import across_build
 from tournament.roles import DIRECTORS, role_groups_ensure
 from tournament.services.ratings import ratings_recompute
 

@@ -1,15 +1,13 @@
-import datetime
 import json
 import time
 
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
-from bench.management.commands.bench_field import CITIES, field_build
+from bench.fields import field_build, tournament_of_today
+from tournament.factories import TeamFactory
 from tournament.models import Event
 from tournament.services.archive import event_export, event_import
-from tournament.services.events import event_create, tournament_create
-from tournament.services.teams import PlayerEntry, team_register
 
 
 class Rollback(Exception):
@@ -37,12 +35,8 @@ def _measured(call) -> tuple[float, float, int]:
 
 
 def _register(teams: int) -> None:
-    today = datetime.date.today()
-    event = event_create(name=f"Registration {teams} {time.time_ns()}", starts_on=today, ends_on=today)
-    tournament = tournament_create(event=event, name="Open")
-    for i in range(teams):
-        city = CITIES[i % len(CITIES)]
-        team_register(tournament=tournament, players=[PlayerEntry(f"P{i}a", city), PlayerEntry(f"P{i}b", city)])
+    tournament = tournament_of_today(f"Registration {teams}")
+    TeamFactory.create_batch(teams, tournament=tournament, checked_in=False, label="P")
 
 
 class Command(BaseCommand):

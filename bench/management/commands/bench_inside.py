@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from bench.management.commands.bench_field import field_build
+from bench.fields import field_build
 from tournament.models import Tournament
 from tournament.printing import round_sheets_pdf, standings_pdf
 from tournament.selectors import tournament_hand_rows

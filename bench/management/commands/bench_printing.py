@@ -1,13 +1,12 @@
-import datetime
 import time
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from bench.fields import tournament_of_today
+from tournament.factories import TeamFactory
 from tournament.printing import round_sheets_pdf
 from tournament.services.draws import round_draw, round_publish
-from tournament.services.events import event_create, tournament_create
-from tournament.services.teams import PlayerEntry, team_register
 
 BASE_URL = "http://192.168.1.20:8000/"
 
@@ -39,15 +38,8 @@ class Command(BaseCommand):
         self.stdout.write(f"goal (at most {goal_ratio} x the floor and under {goal_seconds} s per page): {verdict}")
 
     def _round(self, tables: int, name: str):
-        today = datetime.date.today()
-        event = event_create(name=f"{name} {time.time_ns()}", starts_on=today, ends_on=today)
-        tournament = tournament_create(event=event, name=name)
-        for i in range(2 * tables):
-            team_register(
-                tournament=tournament,
-                players=[PlayerEntry(f"Bench {i} North", "Detroit"), PlayerEntry(f"Bench {i} South", "Chicago")],
-                checked_in=True,
-            )
+        tournament = tournament_of_today(name)
+        TeamFactory.create_batch(2 * tables, tournament=tournament, label="Bench")
         return round_publish(round=round_draw(tournament=tournament, method="random", seed=1))
 
     def _time(self, round_) -> float:

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.management.across import across_build
+from bench.fields import across_build
 from tournament.models import Person, PersonRating, Player
 from tournament.services.ratings import ratings_recompute
 

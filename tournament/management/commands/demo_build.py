@@ -3,17 +3,19 @@ import json
 import random
 from pathlib import Path
 
+import factory
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from scoring import Suit
+from tournament.factories import EventFactory, PlayerEntryFactory, TeamFactory, TournamentFactory
 from tournament.models import Event, Round, Table, Tournament
 from tournament.roles import DIRECTORS, role_groups_ensure
 from tournament.selectors.money import desk_money, payout_sheet
 from tournament.services.archive import event_export
 from tournament.services.draws import round_draw, round_publish
-from tournament.services.events import announcement_post, event_create, tournament_create
+from tournament.services.events import announcement_post
 from tournament.services.log import Actor
 from tournament.services.money import money_settings_set, payment_book, payment_move, payout_hand_over, payout_pay
 from tournament.services.playoffs import playoff_publish, playoff_seed
@@ -25,7 +27,7 @@ from tournament.services.sheets import (
     sheet_sign,
     table_first_dealer_set,
 )
-from tournament.services.teams import PlayerEntry, team_desk_update, team_register
+from tournament.services.teams import team_desk_update
 
 DEMO_EVENT = "Bid Whist Demo Weekend"
 DEMO_FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "demo-event.json"
@@ -48,6 +50,15 @@ DEMO_MONEY = {
     "side_pot_rule": "placing",
 }
 CITIES = ["Detroit", "Chicago", "Atlanta", "Memphis", "Cleveland", "Houston", "Oakland", "Baltimore"]
+
+
+class DemoPlayerFactory(PlayerEntryFactory):
+    """The demo's players: player ``number`` named from the lists of first and last names, four to a city."""
+
+    name = factory.LazyAttribute(
+        lambda entry: f"{FIRST_NAMES[entry.number % len(FIRST_NAMES)]} {LAST_NAMES[entry.number % len(LAST_NAMES)]}"
+    )
+    city = factory.LazyAttribute(lambda entry: CITIES[entry.number // 4 % len(CITIES)])
 
 
 def _demo_hand(rng: random.Random, dealer: str) -> HandEntry:
@@ -74,38 +85,32 @@ def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
         for pair in ("NS", "EW"):
             table.refresh_from_db()
             team = table.seatings.get(pair=pair).team
-            player = team.memberships.order_by("position").first().player
-            sheet_sign(table=table, version=table.version, pair=pair, player=player, code=team.code)
+            sheet_sign(table=table, version=table.version, pair=pair, player=team.members[0].player, code=team.code)
 
 
 def demo_event_play(director: Actor) -> Event:
     """The demo weekend, played through the services as a director and the table links would."""
     rng = random.Random(2026)
-    event = event_create(
-        name=DEMO_EVENT,
-        venue="Community Center Ballroom",
-        starts_on=DEMO_START,
-        ends_on=DEMO_START + datetime.timedelta(days=2),
-        actor=director,
+    event = EventFactory.create(
+        name=DEMO_EVENT, venue="Community Center Ballroom", starts_on=DEMO_START, actor=director
     )
-    first = tournament_create(event=event, name="1st tournament", qualifying_rounds=3, actor=director)
-    main = tournament_create(event=event, name="Main Event", qualifying_rounds=4, actor=director)
-    players = [
-        PlayerEntry(
-            f"{FIRST_NAMES[i % len(FIRST_NAMES)]} {LAST_NAMES[i % len(LAST_NAMES)]}", CITIES[i // 4 % len(CITIES)]
-        )
-        for i in range(32)
-    ]
+    first = TournamentFactory.create(event=event, name="1st tournament", qualifying_rounds=3, actor=director)
+    main = TournamentFactory.create(event=event, name="Main Event", qualifying_rounds=4, actor=director)
+    players = [DemoPlayerFactory.build(number=i) for i in range(32)]
     main = money_settings_set(tournament=main, **DEMO_MONEY, actor=director)
     first = money_settings_set(tournament=first, **{**DEMO_MONEY, "side_pot_fee": "0"}, actor=director)
     entered = []
     for number in range(16):
         pair = players[2 * number : 2 * number + 2]
-        entered.append(team_register(tournament=main, players=pair, side_pot=number % 3 == 0, actor=director))
+        entered.append(
+            TeamFactory.create(
+                tournament=main, players=pair, side_pot=number % 3 == 0, checked_in=False, actor=director
+            )
+        )
         if number < 8:
             # The same players in the 1st tournament, with another partner.
             other = [players[number], players[31 - number]]
-            entered.append(team_register(tournament=first, players=other, actor=director))
+            entered.append(TeamFactory.create(tournament=first, players=other, checked_in=False, actor=director))
     for team in entered:
         team_desk_update(team=team, checked_in=True, actor=director)
     _fees(main, first, director)
@@ -131,8 +136,9 @@ def demo_event_play(director: Actor) -> Event:
             _play(table, rng, hands=4, sign=True)
     playoff_seed(tournament=first, teams=4, third_place=True, actor=director)
     playoff_publish(tournament=first, actor=director)
-    while (match := first.playoff_matches.filter(table__isnull=False, winner__isnull=True).first()) is not None:
-        _play(match.table, rng, hands=4, sign=True)
+    playoff_tables = Table.objects.filter(playoff_match__tournament=first, playoff_match__winner=None)
+    while (match_table := playoff_tables.order_by("playoff_match__stage", "playoff_match__code").first()) is not None:
+        _play(match_table, rng, hands=4, sign=True)
     _prizes(first, director)
     return event
 
@@ -181,6 +187,7 @@ def _corrections(round_: Round, director: Actor) -> None:
     )
     table = round_.tables.get(number=2)
     hand = table.hands.get(sequence=1)
+    assert hand.bid_level is not None and hand.books is not None, "a hand played has a bid and its books"
     table.refresh_from_db()
     hand_update(
         hand=hand,

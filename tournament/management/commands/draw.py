@@ -17,8 +17,7 @@ class Command(TournamentCommand):
     # at 512 teams) run at every migrate and server start instead.
     requires_system_checks = []
 
-    def add_arguments(self, parser):
-        super().add_arguments(parser)
+    def tournament_arguments(self, parser):
         parser.add_argument("--round", type=int, required=True, dest="round_number", help="the round to draw")
         parser.add_argument("--method", choices=Round.Method.values, default=Round.Method.RANDOM)
         parser.add_argument("--seed", type=int, help="random draw: the seed (default: a new one, printed)")

@@ -14,8 +14,7 @@ class Command(TournamentCommand):
         "Columns (first line): " + ", ".join(CSV_COLUMNS) + "; player1 and player2 are required. See docs/teams-csv.md."
     )
 
-    def add_arguments(self, parser):
-        super().add_arguments(parser)
+    def tournament_arguments(self, parser):
         parser.add_argument("file", help="the CSV file (UTF-8)")
 
     def tournament_handle(self, tournament, *, file, **options):

@@ -15,8 +15,7 @@ class Command(TournamentCommand):
         "bracket (--publish), or print the bracket as it stands (--format json for a machine-readable copy)."
     )
 
-    def add_arguments(self, parser):
-        super().add_arguments(parser)
+    def tournament_arguments(self, parser):
         parser.add_argument("--seed", type=int, dest="teams", help="seed the top N teams of the standings")
         parser.add_argument("--third-place", action="store_true", help="with a third-place match")
         parser.add_argument("--double", action="store_true", help="double elimination")

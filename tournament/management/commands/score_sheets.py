@@ -14,8 +14,7 @@ class Command(TournamentCommand):
         "(--blank) to score on paper. Each sheet's QR code links to the table's page under --base-url."
     )
 
-    def add_arguments(self, parser):
-        super().add_arguments(parser)
+    def tournament_arguments(self, parser):
         parser.add_argument("--round", type=int, required=True, dest="round_number")
         parser.add_argument("--blank", action="store_true", help="empty rows to fill in by hand")
         parser.add_argument("-o", "--output", required=True, help="the PDF file to write")

@@ -15,8 +15,7 @@ PLACING_COLUMNS = ["Place", "Team", "Players", "How"]
 class Command(TournamentCommand):
     help = "Print a tournament's standings over its signed rounds, as a table, CSV or JSON."
 
-    def add_arguments(self, parser):
-        super().add_arguments(parser)
+    def tournament_arguments(self, parser):
         parser.add_argument("--format", choices=["table", "csv", "json"], default="table", dest="output")
         parser.add_argument(
             "--placings",

@@ -11,18 +11,20 @@ from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, log_write
 
 
-def _still_playing_check(team: Team) -> None:
-    """Nothing is asked of the desk once the team's part in the tournament is over (a page opened before)."""
+def _team_still_playing(team: Team, *, withdrawn: str) -> Team:
+    """The team, locked, if it still has something to tell the desk: not withdrawn (``withdrawn`` says why not)
+    and its part in the tournament not over (a page opened before the end)."""
+    team = Team.objects.select_for_update().get(pk=team.pk)
+    if team.withdrawn:
+        raise ServiceError(withdrawn)
     if team_finish(team) is not None:
         raise ServiceError("Your team's part in the tournament is over: there is nothing more to tell the desk.")
+    return team
 
 
 @transaction.atomic
 def team_self_check_in(*, team: Team, actor: Actor) -> Team:
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    if team.withdrawn:
-        raise ServiceError("Your team has withdrawn: see the desk to play again.")
-    _still_playing_check(team)
+    team = _team_still_playing(team, withdrawn="Your team has withdrawn: see the desk to play again.")
     if team.checked_in:
         raise ServiceError("Your team is already checked in.")
     team.checked_in = True
@@ -35,10 +37,7 @@ def team_self_check_in(*, team: Team, actor: Actor) -> Team:
 
 @transaction.atomic
 def team_withdraw_request(*, team: Team, actor: Actor) -> Team:
-    team = Team.objects.select_for_update().get(pk=team.pk)
-    if team.withdrawn:
-        raise ServiceError("Your team has already withdrawn.")
-    _still_playing_check(team)
+    team = _team_still_playing(team, withdrawn="Your team has already withdrawn.")
     if team.withdraw_requested_at is not None:
         raise ServiceError("Your team has already asked to withdraw: the director confirms it at the desk.")
     team.withdraw_requested_at = timezone.now()
