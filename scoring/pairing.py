@@ -137,7 +137,7 @@ def _swiss_pairs(pool: Sequence[Entrant[K]], met: dict[K, set[K]], avoid_same_ci
     """The tables of an even pool as index pairs: block by block of ``SWISS_BLOCK`` (the last block takes a short
     remainder in) while every block pairs without a rematch, else the whole field at once, with the fewest
     rematches as the last resort."""
-    n = len(pool)
+    n: int = len(pool)
     if n > SWISS_BLOCK:
         ends = [*range(SWISS_BLOCK, n - SWISS_BLOCK // 2, SWISS_BLOCK), n]
         pairs: list[tuple[int, int]] = []
