@@ -28,9 +28,7 @@ from tournament.views.common import (
     form_action,
     form_page,
     form_saved,
-    refusal_say,
     request_actor,
-    service_run,
     tournament_context,
 )
 from tournament.views.director.exports import tournament_pdf_view
@@ -65,50 +63,41 @@ def payment_add(request, slug, number):
     return form_action(request, PaymentForm(request.POST), book, done=done, invalid=DESK_MONEY_INVALID, to=back)
 
 
-def _payment_correct(request, slug, number, pk, form_class, correct, done):
-    """Void or move one of a team's payments, from its money history at the desk."""
-    tournament = selectors.tournament_get(slug)
-    team = get_object_or_404(tournament.teams, number=number)
-    payment = get_object_or_404(Payment.objects.filter(team=team), pk=pk)
-    form = form_class(request.POST)
-    if not form.is_valid():
-        refusal_say(request, "Say why (and, to move it, where to).")
-        return back_to_desk(request, tournament, number, done=False)
-    ran = service_run(request, partial(correct, tournament, payment, form.cleaned_data), done)
-    return back_to_desk(request, tournament, number, done=ran.done)
+PAYMENT_INVALID = "Say why (and, to move it, where to)."
 
 
 @require_POST
 @director_required
 def payment_void(request, slug, number, pk):
-    def void(tournament, payment, data):
-        return money.payment_void(payment=payment, reason=data["reason"], actor=request_actor(request))
-
-    return _payment_correct(
-        request, slug, number, pk, ReasonForm, void, lambda p: f"Team #{number}: the {p.amount} was voided."
+    """Void one of a team's payments, from its money history at the desk."""
+    tournament = selectors.tournament_get(slug)
+    payment = get_object_or_404(Payment, team__tournament=tournament, team__number=number, pk=pk)
+    void = partial(money.payment_void, payment=payment, actor=request_actor(request))
+    done, back = (
+        (lambda p: f"Team #{number}: the {p.amount} was voided."),
+        partial(back_to_desk, request, tournament, number),
     )
+    return form_action(request, ReasonForm(request.POST), void, done=done, invalid=PAYMENT_INVALID, to=back)
 
 
 @require_POST
 @director_required
 def payment_move(request, slug, number, pk):
-    def move(tournament, payment, data):
-        team = tournament.teams.filter(number=data["team"]).first()
-        if team is None:
-            raise ServiceError(f"There is no team #{data['team']}.", field="team")
-        return money.payment_move(
-            payment=payment, team=team, pot=data["pot"], reason=data["reason"], actor=request_actor(request)
-        )
+    """Move one of a team's payments to another team or pot, from its money history at the desk."""
+    tournament = selectors.tournament_get(slug)
+    payment = get_object_or_404(Payment, team__tournament=tournament, team__number=number, pk=pk)
 
-    return _payment_correct(
-        request,
-        slug,
-        number,
-        pk,
-        PaymentMoveForm,
-        move,
-        lambda p: f"{p.amount} moved to team #{p.team.number}'s {p.get_pot_display().lower()}.",
-    )
+    def move(team, pot, reason):
+        to_team = tournament.teams.filter(number=team).first()
+        if to_team is None:
+            raise ServiceError(f"There is no team #{team}.", field="team")
+        return money.payment_move(payment=payment, team=to_team, pot=pot, reason=reason, actor=request_actor(request))
+
+    def moved(p) -> str:
+        return f"{p.amount} moved to team #{p.team.number}'s {p.get_pot_display().lower()}."
+
+    form, back = PaymentMoveForm(request.POST), partial(back_to_desk, request, tournament, number)
+    return form_action(request, form, move, done=moved, invalid=PAYMENT_INVALID, to=back)
 
 
 @require_POST
