@@ -5,7 +5,7 @@ import secrets
 from django.db import models
 from django.db.models import Q
 
-from scoring import Absent, Clock, Pair, Seat, TableOutcome, TeamOutcome, team_outcome
+from scoring import Absent, Clock, Credit, Pair, Seat, TableOutcome, TeamOutcome, team_outcome
 from tournament.models.events import Team, Tournament
 
 
@@ -89,7 +89,7 @@ class Table(models.Model):
 
     # What a forfeit won here is credited (a ``scoring.Credit``, provisional until every table of the round is
     # signed), given by ``selectors.credits_attach`` where a page shows the round's tables.
-    credit = None
+    credit: Credit | None = None
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
@@ -252,7 +252,7 @@ class Seating(models.Model):
     """Where a team plays in a round: a table and side, or a bye (no table)."""
 
     # What a bye is credited (a ``scoring.Credit``), given by ``selectors.credits_attach``; None in a draft.
-    credit = None
+    credit: Credit | None = None
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seatings")
     team = models.ForeignKey(Team, on_delete=models.RESTRICT, related_name="seatings")

@@ -5,9 +5,10 @@ page, the projector and the PDF alike: no client-side library, and it reads with
 """
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from scoring.bracket import FINAL, LOSERS, THIRD, WINNERS, Source, stage_name
-from tournament.models import PlayoffMatch, Tournament
+from tournament.models import PlayoffMatch, Team, Tournament
 from tournament.selectors.prefetch import members
 
 BOX_WIDTH = 210
@@ -98,7 +99,7 @@ class Section:
     lines: list = field(default_factory=list)
 
 
-def _full_name(team) -> str:
+def _full_name(team: Team) -> str:
     return f"#{team.number} {team.display_name}"
 
 
@@ -129,15 +130,22 @@ def losers_box_limit(columns: int) -> int:
     return max(BOX_WIDTH, (DESK_WIDTH - 4 - DROP_COLUMN) // max(columns, 1) - GAP)
 
 
-def _side(match: PlayoffMatch, team, points, seeds: dict, source: str, labels: dict, box_width: int) -> Side:
+def _side(
+    match: PlayoffMatch,
+    team: Team | None,
+    points: int | None,
+    seeds: dict,
+    source: str,
+    labels: dict[str, str],
+    box_width: int,
+) -> Side:
     """A team's row; before the team is known, where it will come from ("Winner of Semifinal 1")."""
     if team is None:
         parsed = Source.parse(source)
         if parsed.kind == "seed":
-            return Side(parsed.value, "", "", False, None)
-        what = "Winner" if parsed.kind == "winner" else "Loser"
-        coming = f"{what} of {labels.get(parsed.value, parsed.value)}"
-        return Side(None, coming if len(coming) <= 31 else f"{what} of {parsed.value}", "", False, None)
+            return Side(int(parsed.value), "", "", False, None)
+        coming = _coming(parsed, labels)
+        return Side(None, coming if len(coming) <= 31 else _coming(parsed, {}), "", False, None)
     advanced = match.winner_id is not None and match.winner_id == team.pk
     text, squeeze = fitted(_full_name(team), box_width - NAME_X - POINTS_ROOM, CHAR)
     return Side(seeds.get(team.pk), text, "" if points is None else str(points), advanced, team.number, squeeze)
@@ -147,13 +155,25 @@ def _feeders(matches: list[PlayoffMatch]) -> dict[str, PlayoffMatch]:
     return {match.code: match for match in matches}
 
 
+def _coming(source: Source, labels: dict[str, str]) -> str:
+    """Where a team not known yet comes from: the winner or loser of a match, by its label in ``labels`` (else
+    its code)."""
+    what = "Winner" if source.kind == "winner" else "Loser"
+    return f"{what} of {labels.get(str(source.value), source.value)}"
+
+
+def _fed_from(source_text: str) -> str | None:
+    """The code of the match a side's source names; None for a seed."""
+    source = Source.parse(source_text)
+    return None if source.kind == "seed" else str(source.value)
+
+
 def _external(source: Source, labels: dict[str, str], seeds_by_number: dict) -> str:
     """How a team that comes from outside the drawing is named on its leaf."""
     if source.kind == "seed":
         team = seeds_by_number.get(source.value)
         return f"Seed {source.value}: {_full_name(team)} (bye)" if team else f"Seed {source.value} (bye)"
-    what = "Winner" if source.kind == "winner" else "Loser"
-    return f"{what} of {labels.get(source.value, source.value)}"
+    return _coming(source, labels)
 
 
 def section_draw(
@@ -180,7 +200,7 @@ def section_draw(
         Source.parse(s) for m in matches if m.bracket_round == first for s in (m.top_source, m.bottom_source)
     ]
     offset = 1 if any(source.kind == "loser" and source.value not in inside for source in first_sources) else 0
-    fed = {Source.parse(s).value for m in matches for s in (m.top_source, m.bottom_source)}
+    fed = {_fed_from(s) for m in matches for s in (m.top_source, m.bottom_source)}
     roots = [m for m in sorted(matches, key=lambda m: (m.bracket_round, m.position)) if m.code not in fed]
     placed: dict[str, int] = {}
     drawn: dict[str, Box] = {}
@@ -200,7 +220,7 @@ def section_draw(
         if match.code in placed:
             return placed[match.code]
         column = match.bracket_round - first
-        ends = []
+        ends: list[tuple[int, int, int, str | None, bool]] = []
         for row, source_text in enumerate((match.top_source, match.bottom_source)):
             source = Source.parse(source_text)
             if source.kind != "seed" and source.value in inside:
@@ -288,36 +308,33 @@ def bracket_tree(
     seeds = {s.team_id: s.seed for s in seeded}
     seeds_by_number = {s.seed: s.team for s in seeded}
     labels = {m.code: m.label for m in matches}
-    options = {
-        "labels": labels,
-        "seeds": seeds,
-        "seeds_by_number": seeds_by_number,
-        "team": team,
-        "box_width": box_width,
-    }
+
+    draw = partial(
+        section_draw, labels=labels, seeds=seeds, seeds_by_number=seeds_by_number, team=team, box_width=box_width
+    )
     double = tournament.playoff_double
     main = [m for m in matches if m.bracket == WINNERS or (m.bracket == FINAL and not double)]
     if last_rounds is not None:
         last = max(m.bracket_round for m in main)
         main = [m for m in main if m.bracket_round > last - last_rounds]
-    options["limit"] = desk_box_limit(len({m.bracket_round for m in main}))
+    limit = desk_box_limit(len({m.bracket_round for m in main}))
     sections = []
     if split and len(main) > 31:
         final = next(m for m in main if m.bracket == FINAL) if not double else max(main, key=lambda m: m.stage)
-        halves = [_subtree(main, Source.parse(source).value) for source in (final.top_source, final.bottom_source)]
-        sections.append(section_draw("Top half", halves[0], **options))
-        sections.append(section_draw("Bottom half and final", halves[1] + [final], **options))
+        halves = [_subtree(main, str(Source.parse(source).value)) for source in (final.top_source, final.bottom_source)]
+        sections.append(draw("Top half", halves[0], limit=limit))
+        sections.append(draw("Bottom half and final", halves[1] + [final], limit=limit))
     else:
-        sections.append(section_draw("Winners' bracket" if double else "Bracket", main, **options))
+        sections.append(draw("Winners' bracket" if double else "Bracket", main, limit=limit))
     third = [m for m in matches if m.bracket == THIRD]
     if third:
-        _third_place_add(sections[-1], section_draw("Third-place match", third, **options))
+        _third_place_add(sections[-1], draw("Third-place match", third, limit=limit))
     if double:
         losers = [m for m in matches if m.bracket == LOSERS]
-        limit = min(options["limit"], losers_box_limit(len({m.bracket_round for m in losers})))
-        sections.append(section_draw("Losers' bracket", losers, **{**options, "limit": limit}))
+        losers_limit = min(limit, losers_box_limit(len({m.bracket_round for m in losers})))
+        sections.append(draw("Losers' bracket", losers, limit=losers_limit))
         finals = [m for m in matches if m.bracket == FINAL and not (m.conditional and (m.not_needed or not m.top_team))]
-        sections.append(section_draw("Grand final", finals, **options))
+        sections.append(draw("Grand final", finals, limit=limit))
     return BracketTree(sections, teams=[s.team for s in seeded], team=team)
 
 
@@ -333,11 +350,12 @@ def _third_place_add(main: Section, third: Section) -> None:
 def _subtree(matches: list[PlayoffMatch], code: str) -> list[PlayoffMatch]:
     """The match ``code`` and every match of ``matches`` that feeds it."""
     by_code = _feeders(matches)
-    found, pending = [], [code]
+    found: list[PlayoffMatch] = []
+    pending = [code]
     while pending:
         match = by_code.get(pending.pop())
         if match is None or match in found:
             continue
         found.append(match)
-        pending.extend(Source.parse(s).value for s in (match.top_source, match.bottom_source))
+        pending.extend(fed for s in (match.top_source, match.bottom_source) if (fed := _fed_from(s)))
     return found

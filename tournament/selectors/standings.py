@@ -1,15 +1,17 @@
 """Standings and the draw's inputs, aggregated in the database: a fixed number of queries."""
 
 from collections import defaultdict
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
+from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, When
 
 from scoring import Credit, Pair, bye_points
 from scoring.outcome import PROVISIONAL
 from scoring.pairing import Entrant
 from scoring.standings import Meeting, TeamRecord, rank
-from tournament.models import Round, Seating, Team, TeamMember, TeamRecords, Tournament
+from tournament.models import Round, Seating, Table, Team, TeamMember, TeamRecords, Tournament
 from tournament.models.events import TeamNaming
 from tournament.selectors.ratings import ratings_break_ties
 
@@ -50,7 +52,7 @@ class StandingRow:
         return f"{points}{PROVISIONAL}" if self.provisional else str(points)
 
 
-def _signed_seatings(tournament: Tournament, *, forfeits: bool = False):
+def _signed_seatings(tournament: Tournament, *, forfeits: bool = False) -> QuerySet[Seating]:
     """Seatings at signed qualifying tables: played ones, or (``forfeits``) the forfeits, which are no meeting."""
     signed = Seating.objects.filter(
         round__tournament=tournament,
@@ -61,7 +63,7 @@ def _signed_seatings(tournament: Tournament, *, forfeits: bool = False):
     return signed.exclude(table__forfeit="") if forfeits else signed.filter(table__forfeit="")
 
 
-def _forfeit_losses(tournament: Tournament, team_ids=None) -> dict[int, int]:
+def _forfeit_losses(tournament: Tournament, team_ids: Collection[int] | None = None) -> dict[int, int]:
     """The rounds each team (of ``team_ids``, else every team) lost by being absent (the rules: 0 points, a lost
     round, no points against)."""
     losses: dict[int, int] = defaultdict(int)
@@ -74,7 +76,7 @@ def _forfeit_losses(tournament: Tournament, team_ids=None) -> dict[int, int]:
     return losses
 
 
-def _team_side(pair_field: str, ns_field: str, ew_field: str):
+def _team_side(pair_field: str, ns_field: str, ew_field: str) -> Case:
     return Case(When(**{pair_field: NS}, then=F(ns_field)), default=F(ew_field), output_field=IntegerField())
 
 
@@ -98,7 +100,7 @@ def _teams_in_play(tournament: Tournament) -> list[StandingTeam]:
 TALLY = ("wins", "losses", "ties", "points_for", "points_against", "hands_won", "bostons")
 
 
-def team_tallies(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
+def team_tallies(tournament: Tournament, team_ids: Collection[int] | None = None) -> dict[int, list[int]]:
     """Each team's tally over the signed qualifying rounds, aggregated from the sheets: the teams of
     ``team_ids`` (else all); teams with nothing to count are left out."""
     signed = _signed_seatings(tournament)
@@ -133,8 +135,8 @@ def team_tallies(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
     forfeit_losses = _forfeit_losses(tournament, team_ids)
     tallies = {}
     for team_id in set(results) | set(hands) | set(bye_credit) | set(forfeit_losses):
-        row = results.get(team_id, {})
-        hand_row = hands.get(team_id, {})
+        row: Mapping[str, Any] = results.get(team_id, {})
+        hand_row: Mapping[str, Any] = hands.get(team_id, {})
         byes = bye_credit.get(team_id, [])
         tallies[team_id] = [
             (row.get("wins") or 0) + len(byes),
@@ -150,13 +152,13 @@ def team_tallies(tournament: Tournament, team_ids=None) -> dict[int, list[int]]:
     return tallies
 
 
-def team_meetings(tournament: Tournament, team_ids=None) -> list[list]:
+def team_meetings(tournament: Tournament, team_ids: Collection[int] | None = None) -> list[list]:
     """Who met whom at a signed qualifying table and who won, as ``[north-south team, east-west team, winner or
     None]``: the meetings of the teams of ``team_ids`` (else all)."""
     signed = _signed_seatings(tournament)
     if team_ids is not None:
         signed = signed.filter(table_id__in=signed.filter(team_id__in=team_ids).values("table_id"))
-    sides = defaultdict(dict)
+    sides: dict[int, dict[str, int]] = defaultdict(dict)
     totals = {}
     for row in signed.values("table_id", "team_id", "pair", "table__ns_total", "table__ew_total"):
         sides[row["table_id"]][row["pair"]] = row["team_id"]
@@ -176,17 +178,20 @@ def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: lis
     nothing = [0] * (len(TALLY) + 2)
     records = [TeamRecord(team.pk, *tallies.get(team.pk, nothing)[: len(TALLY)]) for team in teams]
     by_key = {team.pk: team for team in teams}
-    rows = [
-        StandingRow(
-            place=placed.place,
-            label=placed.label,
-            team=by_key[placed.record.key],
-            record=placed.record,
-            byes=tallies.get(placed.record.key, nothing)[len(TALLY)],
-            provisional=any(tallies.get(placed.record.key, nothing)[len(TALLY) + 1 :]),
+    rows = []
+    for placed in rank(records, tournament.criteria, [Meeting(*meeting) for meeting in meetings]):
+        key = int(placed.record.key)
+        tally = tallies.get(key, nothing)
+        rows.append(
+            StandingRow(
+                place=placed.place,
+                label=placed.label,
+                team=by_key[key],
+                record=placed.record,
+                byes=tally[len(TALLY)],
+                provisional=any(tally[len(TALLY) + 1 :]),
+            )
         )
-        for placed in rank(records, tournament.criteria, [Meeting(*meeting) for meeting in meetings])
-    ]
     return ratings_break_ties(rows) if tournament.rating_breaks_ties else rows
 
 
@@ -199,7 +204,7 @@ def _stored(tournament: Tournament) -> tuple[dict[int, list[int]], list[list]] |
     return {int(team_id): tally for team_id, tally in records.items()}, meetings
 
 
-def tournaments_tallies(tournament_ids) -> dict[int, list[int]]:
+def tournaments_tallies(tournament_ids: Collection[int]) -> dict[int, list[int]]:
     """Each team's tally (``TALLY``) over the signed qualifying rounds of the tournaments, as the standings count
     it: the stored records (every change that can move them stores them), aggregated from the sheets for a
     tournament played with none stored (a database from before they were)."""
@@ -227,7 +232,7 @@ def standings_from_sheets(tournament: Tournament) -> list[StandingRow]:
     return _ranked(tournament, team_tallies(tournament), team_meetings(tournament))
 
 
-def qualifying_rounds_signed(**where):
+def qualifying_rounds_signed(**where: Any) -> QuerySet[Round]:
     """The published qualifying rounds (of the tournaments ``where`` names) whose every table is signed."""
     return (
         Round.objects.filter(kind=Round.Kind.QUALIFYING, **where)
@@ -240,7 +245,7 @@ def qualifying_rounds_signed(**where):
     )
 
 
-def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[Credit]]:
+def _bye_credit(tournament: Tournament, team_ids: Collection[int] | None = None) -> dict[int, list[Credit]]:
     """What each bye of a published qualifying round is credited, and each team present at a forfeit (scored as a
     bye), the round's winners being those of its signed played tables; the credits of the teams of ``team_ids`` if
     given."""
@@ -250,7 +255,9 @@ def _bye_credit(tournament: Tournament, team_ids=None) -> dict[int, list[Credit]
     return credit
 
 
-def round_credits(tournament: Tournament, team_ids=None, rounds=None) -> dict[tuple[int, int], Credit]:
+def round_credits(
+    tournament: Tournament, team_ids: Collection[int] | None = None, rounds: Collection[int] | None = None
+) -> dict[tuple[int, int], Credit]:
     """What each bye and each forfeit won is credited (of the teams of ``team_ids`` and the rounds of ids ``rounds``
     if given), by round id and team id, provisional until every table of its round is signed: what the standings
     count (two queries)."""
@@ -264,12 +271,12 @@ def forfeit_credits(tournament: Tournament) -> dict[int, Credit]:
     return {bye["table_id"]: points for bye, points in _credited_byes(tournament) if bye["table_id"] is not None}
 
 
-def credits_attach(tournament: Tournament, *, tables=(), byes=()) -> None:
+def credits_attach(tournament: Tournament, *, tables: Collection[Table] = (), byes: Collection[Seating] = ()) -> None:
     """Give each of the tournament's ``tables`` and ``byes`` (seatings) its ``credit``: what a forfeit won there, or
     the bye, is credited (provisional until every table of its round is signed; None in a draft), as the standings
     count it. For the pages and answers that show a round's tables (``Table.side_outcomes``,
     ``Seating.bye_outcome``); two queries for any number of rounds."""
-    rounds = {record.round_id for record in [*tables, *byes]}
+    rounds = {table.round_id for table in tables} | {bye.round_id for bye in byes}
     if not rounds:
         return
     credits = round_credits(tournament, rounds=rounds)
@@ -280,7 +287,9 @@ def credits_attach(tournament: Tournament, *, tables=(), byes=()) -> None:
         bye.credit = credits.get((bye.round_id, bye.team_id))
 
 
-def _credited_byes(tournament: Tournament, team_ids=None, rounds=None) -> list[tuple[dict, Credit]]:
+def _credited_byes(
+    tournament: Tournament, team_ids: Collection[int] | None = None, rounds: Collection[int] | None = None
+) -> list[tuple[Mapping[str, Any], Credit]]:
     """Each bye and each team present at a forfeit, of the published qualifying rounds (of the teams of
     ``team_ids``, and of the rounds of ids ``rounds``, if given), with what it is credited: the average of the
     winners at the round's signed played tables, provisional until every table of the round is signed."""

@@ -3,7 +3,6 @@
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
-from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
 
@@ -97,9 +96,8 @@ def _standings_listing(request, tournament, link_teams=True):
 
 def _standings_context(request, tournament, **extra):
     """The public standings (``public/_standings.html``): the listing, and its rows linking to the teams."""
-    team_url = reverse("public:team", args=[tournament.slug, 1]).removesuffix("1/")
     listing = _standings_listing(request, tournament)
-    return tournament_context(tournament, standings=listing, rows=listing.public_rows(team_url), **extra)
+    return tournament_context(tournament, standings=listing, rows=listing.public_rows(), **extra)
 
 
 def _placings_listing(request, tournament, placings):

@@ -153,6 +153,23 @@ def test_standings_sort_by_a_column(client, played):
     assert against == sorted(against, reverse=True) and len(against) == 4
 
 
+def test_a_standings_row_shows_a_withdrawn_team_and_its_name_as_text(client, played):
+    """Each cell as its column declares it: the team linked and marked withdrawn, a name that looks like markup
+    shown as text, a missing city as a dash, the difference signed."""
+    team = played.teams.get(number=2)
+    team.name, team.city, team.withdrawn = "<b>Aces</b> & Co", "", True
+    team.save()
+    html = client.get(reverse("public:standings", args=[played.slug])).content.decode()
+    row = re.search(r'<tr id="team-2" class="withdrawn">(.*?)</tr>', html).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+    team_url = reverse("public:team", args=[played.slug, 2])
+    assert cells[1] == f'<a href="{team_url}">#2 &lt;b&gt;Aces&lt;/b&gt; &amp; Co</a> (withdrawn)'
+    assert cells[3] == "—"
+    assert re.fullmatch(r"[+-]\d+|0", cells[7])
+    headers = re.search(r'<table class="data-table standings">\s*<thead>(.*?)</thead>', html, re.S).group(1)
+    assert len(cells) == headers.count("<th "), "a cell under each header"
+
+
 def test_favicon_address_gives_the_apps_icon(client, db):
     """Browsers, bookmarks and feed readers ask /favicon.ico of the site without reading a page: the app's icon,
     served from the collected static files as production serves them, and named on every page too."""
