@@ -110,6 +110,12 @@ def players_column() -> tables.Column:
     )
 
 
+def team_pages_href(tournament) -> SafeString:
+    """The tournament's team pages' address without the number, escaped for an ``href``: one ``reverse`` for a
+    page listing every team, where one per row cost more than the rest of the row."""
+    return SafeString(escape(reverse("public:team", args=[tournament.slug, 1]).removesuffix("1/")))
+
+
 class TeamsRanked(tables.Table):
     """A tournament's teams in order, each linked to its team page unless ``link_teams`` is false."""
 
@@ -120,8 +126,7 @@ class TeamsRanked(tables.Table):
 
     @cached_property
     def team_href(self) -> SafeString:
-        """The team pages' address without the number, escaped for an ``href``: one ``reverse`` for all the rows."""
-        return SafeString(escape(reverse("public:team", args=[self.tournament.slug, 1]).removesuffix("1/")))
+        return team_pages_href(self.tournament)
 
     @classmethod
     def orders(cls) -> set[str]:

@@ -80,7 +80,7 @@ def _team_side(pair_field: str, ns_field: str, ew_field: str) -> Case:
     return Case(When(**{pair_field: NS}, then=F(ns_field)), default=F(ew_field), output_field=IntegerField())
 
 
-def _teams_in_play(tournament: Tournament) -> list[StandingTeam]:
+def teams_in_play(tournament: Tournament) -> list[StandingTeam]:
     """The tournament's teams in play (checked in, or seated in a round), by number, each with its players'
     names in seat order: two queries of plain values."""
     names = defaultdict(list)
@@ -174,7 +174,7 @@ def team_meetings(tournament: Tournament, team_ids: Collection[int] | None = Non
 
 def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: list[list]) -> list[StandingRow]:
     """The tournament's teams in play ranked on their tallies by its criteria; byes as the rules say."""
-    teams = _teams_in_play(tournament)
+    teams = teams_in_play(tournament)
     nothing = [0] * (len(TALLY) + 2)
     records = [TeamRecord(team.pk, *tallies.get(team.pk, nothing)[: len(TALLY)]) for team in teams]
     by_key = {team.pk: team for team in teams}

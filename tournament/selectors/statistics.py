@@ -8,8 +8,8 @@ from django.db.models import Q, QuerySet, Sum
 
 from scoring import PenaltyKind
 from scoring.statistics import MINIMUM_BIDS, Award, HandLine, Statistics, awards, combine, tally
-from tournament.models import Hand, Penalty, Seating, Table, Team, Tournament
-from tournament.selectors.teams import teams_with_players
+from tournament.models import Hand, Penalty, Seating, Table, Tournament
+from tournament.selectors.standings import StandingTeam, teams_in_play
 
 NS_SEATS = ("N", "S")
 
@@ -49,14 +49,14 @@ def _tables(where: Q) -> QuerySet[Table, Any]:
 
 @dataclass(frozen=True)
 class TeamStatistics:
-    team: Team
+    team: StandingTeam
     stats: Statistics
 
 
 @dataclass(frozen=True)
 class TournamentAwards:
     rows: list[TeamStatistics]
-    awards: list[tuple[Award, list[Team]]]
+    awards: list[tuple[Award, list[StandingTeam]]]
     minimum_bids: int
 
 
@@ -64,7 +64,7 @@ def tournament_statistics(tournament: Tournament, *, minimum_bids: int = MINIMUM
     """Every team's statistics over its signed tables (qualifying and playoff), by team number, and the
     event's awards with the teams that won each."""
     stats = _team_statistics(Q(round__tournament=tournament))
-    teams = [team for team in teams_with_players(tournament) if team.pk in stats]
+    teams = [team for team in teams_in_play(tournament) if team.pk in stats]
     by_id = {team.pk: team for team in teams}
     found = awards({team.pk: stats[team.pk] for team in teams}, minimum_bids=minimum_bids)
     return TournamentAwards(

@@ -23,6 +23,7 @@ from tournament.selectors.persons import event_link_rows, person_log, person_pag
 from tournament.selectors.series import series_get, series_list, series_standings_of
 from tournament.selectors.statistics import tournament_statistics
 from tournament.services import persons, ratings, series
+from tournament.tables import team_pages_href
 from tournament.views.common import (
     form_action,
     form_saved,
@@ -220,7 +221,12 @@ def series_pdf(request, slug):
 @public_page()
 def statistics(request, tournament):
     """Every team's bids, Bostons, points per hand and reneges over signed tables, and the event's awards."""
-    context = {"tournament": tournament, "event": tournament.event, "result": tournament_statistics(tournament)}
+    context = {
+        "tournament": tournament,
+        "event": tournament.event,
+        "result": tournament_statistics(tournament),
+        "team_href": team_pages_href(tournament),
+    }
     return render(request, "public/statistics.html", context)
 
 
