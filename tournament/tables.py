@@ -107,6 +107,13 @@ def players_column() -> tables.Column:
     )
 
 
+class PlaceColumn(tables.Column):
+    """A place, shown and exported as its text ("T-3"), sorted by its number."""
+
+    def value(self, value):
+        return str(value)
+
+
 class TeamsRanked(tables.Table):
     """A tournament's teams in order, each linked to its team page unless ``link_teams`` is false."""
 
@@ -125,7 +132,7 @@ class TeamsRanked(tables.Table):
 class StandingsListing(TeamsRanked):
     """The standings: sortable on the page, exportable as CSV and XLSX."""
 
-    place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
+    place = PlaceColumn(verbose_name="Place")
     team = tables.Column(accessor="team__display_name", verbose_name="Team", order_by=("team__number",))
     players = players_column()
     city = tables.Column(accessor="team__city", verbose_name="City", attrs=WIDE)
@@ -162,7 +169,7 @@ class StandingsListing(TeamsRanked):
             team, record = row.team, row.record
             withdrawn = team.withdrawn
             lines.append(
-                f'<tr id="team-{team.number}"{WITHDRAWN_CLASS if withdrawn else ""}><td>{row.label}</td>'
+                f'<tr id="team-{team.number}"{WITHDRAWN_CLASS if withdrawn else ""}><td>{row.place}</td>'
                 f'<td><a href="{team_url}{team.number}/">#{team.number} {escape(team.display_name)}</a>'
                 f"{' (withdrawn)' if withdrawn else ''}</td>"
                 f'<td class="wide-only players">{escape(team.player_names or "—")}</td>'
@@ -194,7 +201,7 @@ class StandingsListing(TeamsRanked):
 class PlacingListing(TeamsRanked):
     """The final placings of the whole field: on the standings page, exportable as CSV and XLSX."""
 
-    place = tables.Column(accessor="label", verbose_name="Place", orderable=False)
+    place = PlaceColumn(verbose_name="Place", orderable=False)
     team = tables.Column(accessor="team__display_name", verbose_name="Team", orderable=False)
     players = players_column()
     reached = tables.Column(accessor="reached", verbose_name="How", orderable=False)
@@ -312,7 +319,7 @@ class PayoutExport(RowExport):
                 kind,
                 PRIZE_FROM[line.pot],
                 line.amount,
-                line.label,
+                str(line.place),
                 line.team.number,
                 line.team.display_name,
                 local_minute(line.paid.paid_at) if line.paid else "",

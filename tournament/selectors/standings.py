@@ -8,6 +8,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, Sum, When
 from scoring import Credit, Pair, bye_points
 from scoring.outcome import PROVISIONAL
 from scoring.pairing import Entrant
+from scoring.places import Place
 from scoring.standings import Meeting, TeamRecord, rank
 from tournament.models import Round, Seating, Team, TeamMember, TeamRecords, Tournament
 from tournament.models.events import TeamNaming
@@ -31,8 +32,7 @@ class StandingTeam(TeamNaming):
 
 @dataclass(frozen=True)
 class StandingRow:
-    place: int
-    label: str
+    place: Place
     team: StandingTeam
     record: TeamRecord
     byes: int
@@ -179,7 +179,6 @@ def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: lis
     rows = [
         StandingRow(
             place=placed.place,
-            label=placed.label,
             team=by_key[placed.record.key],
             record=placed.record,
             byes=tallies.get(placed.record.key, nothing)[len(TALLY)],
