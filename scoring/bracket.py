@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Generic, TypeVar
 
+from scoring.places import Place, places
+
 WINNERS, LOSERS, FINAL, THIRD = "winners", "losers", "final", "third"
 
 
@@ -261,8 +263,7 @@ class Decided(Generic[K]):
 @dataclass(frozen=True)
 class FinalPlace(Generic[K]):
     team: K
-    place: int
-    shared: bool
+    place: Place
     last: Decided[K]
 
     @property
@@ -295,9 +296,5 @@ def final_places(decided: list[Decided[K]], seeds: Mapping[K, int]) -> list[Fina
         return (1, match.round)
 
     ordered = sorted(last, key=lambda team: (tuple(-part for part in standing(team)), seeds.get(team, 0)))
-    places: list[FinalPlace[K]] = []
-    for _, group in groupby(ordered, key=standing):
-        tied = list(group)
-        place = len(places) + 1
-        places.extend(FinalPlace(team, place, len(tied) > 1, last[team]) for team in tied)
-    return places
+    groups = [list(tied) for _, tied in groupby(ordered, key=standing)]
+    return [FinalPlace(team, place, last[team]) for place, team in places(groups)]

@@ -16,6 +16,7 @@ from re import fullmatch
 from typing import Generic, TypeVar
 
 from scoring.errors import ScoringError
+from scoring.places import Place
 from scoring.terms import Term
 
 # What the caller keys by (a team, a person, ("person", id)...): handed back as given.
@@ -151,15 +152,10 @@ class Payout(Generic[K]):
     """What one team is paid; ``place`` among the teams paid from this pot, ``share`` of the pot (exact)."""
 
     key: K
-    place: int
+    place: Place
     number: int
-    shared: bool
     share: Fraction
     amount: Decimal
-
-    @property
-    def label(self) -> str:
-        return f"T-{self.place}" if self.shared else str(self.place)
 
 
 def _pay(pot: Decimal, claims: list[tuple[Placed[K], bool, Fraction]]) -> list[Payout[K]]:
@@ -172,7 +168,7 @@ def _pay(pot: Decimal, claims: list[tuple[Placed[K], bool, Fraction]]) -> list[P
     for index in paid[:left]:
         floors[index] += 1
     return [
-        Payout(placed.key, placed.place, placed.number, shared, share, _money(cents))
+        Payout(placed.key, Place(placed.place, shared), placed.number, share, _money(cents))
         for (placed, shared, share), cents in zip(claims, floors, strict=True)
     ]
 

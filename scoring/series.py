@@ -10,9 +10,11 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from itertools import groupby
 from typing import Any, Generic, TypeVar
 
 from scoring.errors import ScoringError
+from scoring.places import Place, places
 
 # What the caller keys by (a team, a person, ("person", id)...): handed back as given.
 K = TypeVar("K", bound=Hashable)
@@ -127,14 +129,9 @@ def tournament_points(table: SeriesPoints, *, finish: Finish, qualifying_wins: i
 
 @dataclass(frozen=True)
 class SeriesPlace(Generic[K]):
-    place: int
-    shared: bool
+    place: Place
     key: K
     points: Fraction
-
-    @property
-    def label(self) -> str:
-        return f"T-{self.place}" if self.shared else str(self.place)
 
 
 def series_standings(
@@ -146,11 +143,5 @@ def series_standings(
     """
     within = order_key or (lambda key: key)
     ordered = sorted(totals, key=lambda key: (-totals[key], within(key)))
-    places: list[SeriesPlace[K]] = []
-    for index, key in enumerate(ordered):
-        place = places[-1].place if places and places[-1].points == totals[key] else index + 1
-        places.append(SeriesPlace(place, False, key, totals[key]))
-    counts: dict[int, int] = {}
-    for entry in places:
-        counts[entry.place] = counts.get(entry.place, 0) + 1
-    return [SeriesPlace(p.place, counts[p.place] > 1, p.key, p.points) for p in places]
+    groups = [list(level) for _, level in groupby(ordered, key=totals.__getitem__)]
+    return [SeriesPlace(place, key, totals[key]) for place, key in places(groups)]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from scoring.places import Place, places
 from scoring.table import TeamKey
 
 CRITERIA = {
@@ -72,13 +73,8 @@ class Meeting:
 
 @dataclass(frozen=True)
 class Placed:
-    place: int
-    shared: bool
+    place: Place
     record: TeamRecord
-
-    @property
-    def label(self) -> str:
-        return f"T-{self.place}" if self.shared else str(self.place)
 
 
 # Each criterion's value of a record, larger is better (head to head is decided within a level group).
@@ -137,10 +133,4 @@ def rank(records: Iterable[TeamRecord], criteria: Sequence[str], meetings: Seque
             else:
                 refined.extend(_split(group, VALUES[criterion]))
         groups = refined
-    placed = []
-    place = 1
-    for group in groups:
-        for record in group:
-            placed.append(Placed(place=place, shared=len(group) > 1, record=record))
-        place += len(group)
-    return placed
+    return [Placed(place, record) for place, record in places(groups)]

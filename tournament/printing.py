@@ -223,7 +223,7 @@ def standings_pdf(tournament: Tournament) -> bytes:
         standings_columns(rows),
         [
             [
-                row.label,
+                str(row.place),
                 f"#{row.team.number} {row.team.display_name}" + (" (withdrawn)" if row.team.withdrawn else ""),
                 row.team.city,
                 row.won_lost_tied,
@@ -244,7 +244,7 @@ def standings_pdf(tournament: Tournament) -> bytes:
         "standings": standings,
         "placings": report_lines(
             PLACING_COLUMNS,
-            [[p.label, f"#{p.team.number} {p.team.display_name}", p.reached] for p in placings],
+            [[str(p.place), f"#{p.team.number} {p.team.display_name}", p.reached] for p in placings],
         )
         if placings
         else None,
@@ -364,7 +364,12 @@ def payouts_pdf(tournament: Tournament) -> bytes:
         return report_lines(
             PAYOUT_COLUMNS,
             [
-                [line.label, f"#{line.team.number} {line.team.display_name}", line.amount, "yes" if line.paid else ""]
+                [
+                    str(line.place),
+                    f"#{line.team.number} {line.team.display_name}",
+                    line.amount,
+                    "yes" if line.paid else "",
+                ]
                 for line in prizes
             ],
         )

@@ -14,7 +14,7 @@ def series_standings_pdf(standings: SeriesStandings) -> bytes:
     lines = report_lines(
         columns,
         [
-            [row.place, row.name + ("" if row.linked else " *"), row.city, row.total_text, *row.cells]
+            [str(row.place), row.name + ("" if row.linked else " *"), row.city, row.total_text, *row.cells]
             for row in standings.rows
         ],
     )

@@ -110,6 +110,13 @@ def players_column() -> tables.Column:
     )
 
 
+class PlaceColumn(tables.Column):
+    """A place, shown and exported as its text ("T-3"), sorted by its number."""
+
+    def value(self, value):
+        return str(value)
+
+
 def team_pages_href(tournament) -> SafeString:
     """The tournament's team pages' address without the number, escaped for an ``href``: one ``reverse`` for a
     page listing every team, where one per row cost more than the rest of the row."""
@@ -138,7 +145,7 @@ class TeamsRanked(tables.Table):
 class StandingsListing(TeamsRanked):
     """The standings: sortable on the page, exportable as CSV and XLSX."""
 
-    place = tables.Column(accessor="label", verbose_name="Place", order_by=("place",))
+    place = PlaceColumn(verbose_name="Place")
     team = tables.Column(accessor="team__display_name", verbose_name="Team", order_by=("team__number",))
     players = players_column()
     city = tables.Column(accessor="team__city", verbose_name="City", attrs=WIDE)
@@ -192,7 +199,7 @@ class StandingsListing(TeamsRanked):
         cells = []
         for row, value in zip(rows, map(attrgetter(column.accessor.replace("__", ".")), rows), strict=True):
             shown = default if value in empty else value if render is None else render(record=row, value=value)
-            cells.append(f"{opening}{shown if isinstance(shown, SafeData | int) else escape(shown)}</td>")
+            cells.append(f"{opening}{shown if isinstance(shown, SafeData | int) else escape(str(shown))}</td>")
         return cells
 
     def render_team(self, record, value):
@@ -217,7 +224,7 @@ class StandingsListing(TeamsRanked):
 class PlacingListing(TeamsRanked):
     """The final placings of the whole field: on the standings page, exportable as CSV and XLSX."""
 
-    place = tables.Column(accessor="label", verbose_name="Place", orderable=False)
+    place = PlaceColumn(verbose_name="Place", orderable=False)
     team = tables.Column(accessor="team__display_name", verbose_name="Team", orderable=False)
     players = players_column()
     reached = tables.Column(accessor="reached", verbose_name="How", orderable=False)
@@ -334,7 +341,7 @@ class PayoutExport(RowExport):
                 kind,
                 PRIZE_FROM[line.pot],
                 line.amount,
-                line.label,
+                str(line.place),
                 line.team.number,
                 line.team.display_name,
                 local_minute(line.paid.paid_at) if line.paid else "",

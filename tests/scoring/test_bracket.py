@@ -143,7 +143,7 @@ def play(bracket, *, upset: set[str] = frozenset()):
 
 def placed(bracket, **kwargs):
     places = final_places(play(bracket, **kwargs), seeds={seed: seed for seed in range(1, bracket.teams + 1)})
-    return [(place.team, place.place, place.shared) for place in places]
+    return [(place.team, place.place.number, place.place.shared) for place in places]
 
 
 def test_final_places_with_a_third_place_match():
@@ -190,11 +190,11 @@ def eliminations(decided):
 def check_places(bracket, decided):
     """The placing rules every finished bracket keeps, whoever won each match."""
     places = final_places(decided, seeds={seed: seed for seed in range(1, bracket.teams + 1)})
-    place = {p.team: p.place for p in places}
+    place = {p.team: p.place.number for p in places}
     assert sorted(place) == list(range(1, bracket.teams + 1)), "every team placed once"
     for index, p in enumerate(places):
-        assert p.place == 1 + sum(1 for other in places if other.place < p.place), "places count the teams above"
-        assert p.shared == (sum(1 for other in places if other.place == p.place) > 1)
+        assert p.place.number == 1 + sum(1 for other in places if other.place < p.place), "places count the teams above"
+        assert p.place.shared == (sum(1 for other in places if other.place == p.place) > 1)
         assert index == 0 or places[index - 1].place <= p.place
     last_final = max((m for m in decided if m.bracket == FINAL), key=lambda m: m.stage)
     runner_up = last_final.bottom if last_final.winner == last_final.top else last_final.top

@@ -23,7 +23,7 @@ D = Decimal
 
 
 def amounts(payouts):
-    return [(p.label, p.key, p.amount) for p in payouts]
+    return [(str(p.place), p.key, p.amount) for p in payouts]
 
 
 def field(places):
@@ -51,7 +51,7 @@ def test_beaten_semifinalists_share_third_place_percentage():
     # T-3 covers only the third paid place: 20% shared by two.
     payouts = placing_payouts(D("1000.00"), field([1, 2, 3, 3]), DEFAULT_PAYOUT_PERCENTS)
     assert [p.amount for p in payouts] == [D("500.00"), D("300.00"), D("100.00"), D("100.00")]
-    assert [p.label for p in payouts] == ["1", "2", "T-3", "T-3"]
+    assert [str(p.place) for p in payouts] == ["1", "2", "T-3", "T-3"]
 
 
 def test_three_teams_sharing_two_paid_places():

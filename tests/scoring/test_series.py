@@ -62,7 +62,7 @@ def test_points_are_written_with_halves():
 
 def test_equal_totals_share_the_place_and_the_next_place_is_skipped():
     placed = series_standings({"ann": Fraction(7), "bob": Fraction(7), "cy": Fraction(3, 2), "di": Fraction(8)})
-    assert [(p.label, p.key) for p in placed] == [("1", "di"), ("T-2", "ann"), ("T-2", "bob"), ("4", "cy")]
+    assert [(str(p.place), p.key) for p in placed] == [("1", "di"), ("T-2", "ann"), ("T-2", "bob"), ("4", "cy")]
 
 
 @given(st.sampled_from(list(Finish)), st.integers(0, 20), st.integers(0, 20))
@@ -86,5 +86,6 @@ def test_standings_are_ordered_and_places_shared_exactly_by_equal_totals(totals)
         assert earlier.points >= later.points
         assert (earlier.place == later.place) == (earlier.points == later.points)
     for index, entry in enumerate(placed):
-        assert entry.place == 1 + sum(1 for p in placed if p.points > entry.points)
-        assert index + 1 >= entry.place
+        assert entry.place.number == 1 + sum(1 for p in placed if p.points > entry.points)
+        assert entry.place.shared == (sum(1 for p in placed if p.points == entry.points) > 1)
+        assert index + 1 >= entry.place.number

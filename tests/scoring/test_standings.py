@@ -10,7 +10,7 @@ DEFAULT = ["rounds_won", "total_points", "point_difference", "head_to_head"]
 
 
 def order(placed):
-    return [(p.label, p.record.key) for p in placed]
+    return [(str(p.place), p.record.key) for p in placed]
 
 
 def test_rounds_won_first_with_a_tie_counting_half():
@@ -53,7 +53,7 @@ def test_head_to_head_in_a_group_of_three_needs_every_meeting():
 
 def test_places_after_a_shared_place_skip_ahead():
     records = [TeamRecord(1, wins=3), TeamRecord(2, wins=2), TeamRecord(3, wins=2), TeamRecord(4, wins=1)]
-    assert [p.label for p in rank(records, DEFAULT)] == ["1", "T-2", "T-2", "4"]
+    assert [str(p.place) for p in rank(records, DEFAULT)] == ["1", "T-2", "T-2", "4"]
 
 
 def test_total_points_first():

@@ -7,6 +7,7 @@ from pydantic import Field
 
 from scoring.statistics import Statistics
 from tournament.api.routes import api, log_cached, tournament_cached
+from tournament.api.schemas import place_out
 from tournament.models import Tournament
 from tournament.selectors.persons import person_page, person_public
 from tournament.selectors.series import series_get, series_standings_of
@@ -113,7 +114,7 @@ def statistics_out(stats: Statistics) -> StatisticsOut:
     return StatisticsOut(
         hands=stats.hands,
         points=stats.points,
-        points_per_hand=float(stats.points_per_hand) if stats.hands else None,
+        points_per_hand=float(stats.points_per_hand) if stats.points_per_hand is not None else None,
         bids_made=stats.bids_made,
         bids_set=stats.bids_set,
         no_trump_made=stats.no_trump_made,
@@ -121,10 +122,6 @@ def statistics_out(stats: Statistics) -> StatisticsOut:
         reneges_against=stats.reneges,
         by_bid=[BidCountOut(level=level, kind=kind, made=made, set=set_) for level, kind, made, set_ in stats.by_bid()],
     )
-
-
-def _place(label: str) -> int:
-    return int(label.removeprefix("T-"))
 
 
 @api.get("/series/{slug}", response=SeriesOut, tags=["series"])
@@ -135,29 +132,29 @@ def get_series(request, slug: str):
     # row and per tournament costs twice the time at 50 tournaments of 512 teams.
     standings = series_standings_of(series_get(slug))
     tournaments = standings.tournaments
-    return SeriesOut(
-        slug=standings.series.slug,
-        name=standings.series.name,
-        points_table=standings.series.points_data,
-        tournaments=[tournament.slug for tournament in tournaments],
-        standings=[
-            {
-                "place": _place(row.place),
-                "shared": row.place.startswith("T-"),
-                "label": row.place,
-                "name": row.name,
-                "city": row.city,
-                "person": row.person_id,
-                "linked": row.linked,
-                "points": float(row.total),
-                "by_tournament": [
-                    {"tournament": tournament.slug, "points": float(row.points_shown[tournament.pk])}
-                    for tournament in tournaments
-                    if tournament.pk in row.points_shown
-                ],
-            }
-            for row in standings.rows
-        ],
+    return SeriesOut.model_validate(
+        {
+            "slug": standings.series.slug,
+            "name": standings.series.name,
+            "points_table": standings.series.points_data,
+            "tournaments": [tournament.slug for tournament in tournaments],
+            "standings": [
+                {
+                    **place_out(row.place),
+                    "name": row.name,
+                    "city": row.city,
+                    "person": row.person_id,
+                    "linked": row.linked,
+                    "points": float(row.total),
+                    "by_tournament": [
+                        {"tournament": tournament.slug, "points": float(row.points_shown[tournament.pk])}
+                        for tournament in tournaments
+                        if tournament.pk in row.points_shown
+                    ],
+                }
+                for row in standings.rows
+            ],
+        }
     )
 
 
@@ -197,7 +194,7 @@ def get_person(request, person_id: int):
                 event=row.tournament.event.name,
                 team=row.member.team.number if row.team_shown else None,
                 partner=row.partner,
-                place=row.outcome.label or None,
+                place=str(row.outcome.place) if row.outcome.place else None,
                 placing=row.outcome.reached,
                 qualifying_rounds_won=row.outcome.qualifying_wins,
             )

@@ -193,9 +193,7 @@ def standing_out(row: StandingRow) -> schemas.StandingOut:
     attribute getter cost as much as ranking them."""
     record = row.record
     return schemas.StandingOut.model_construct(
-        place=row.place,
-        shared=row.label != str(row.place),
-        label=row.label,
+        **schemas.place_out(row.place),
         team_number=row.team.number,
         team=row.team.display_name,
         players=players_of(row.team),
@@ -267,7 +265,15 @@ def placings(tournament: Tournament) -> list[schemas.PlacingOut]:
     found = selectors.tournament_placings(tournament)
     if found is None:
         raise Http404("No final placings yet: the tournament is not over.")
-    return [schemas.PlacingOut.model_validate(placing) for placing in found]
+    return [
+        schemas.PlacingOut(
+            **schemas.place_out(placing.place),
+            team=schemas.TeamRef.model_validate(placing.team),
+            players=players_of(placing.team),
+            how=placing.reached,
+        )
+        for placing in found
+    ]
 
 
 def announcements(tournament: Tournament) -> list[schemas.AnnouncementOut]:

@@ -8,11 +8,18 @@ from ninja import Schema
 from pydantic import AliasChoices, BeforeValidator, Field
 
 from scoring import BidKind, Result
+from scoring.places import Place
 
 
 def read(attribute: str, name: str, default: Any = ..., description: str | None = None) -> Any:
     """A field read from a record's ``attribute`` (an answer built already reads as ``name``)."""
     return Field(default, validation_alias=AliasChoices(attribute, name), description=description)
+
+
+def place_out(place: Place) -> dict[str, Any]:
+    """A place as the API gives it (standings, placings, a series): its number, whether it is shared, and its
+    label as the pages write it ("T-3")."""
+    return {"place": place.number, "shared": place.shared, "label": str(place)}
 
 
 # The bid kinds' codes with the words players say for them, from the engine's one list.
@@ -261,8 +268,8 @@ class PlacingOut(Schema):
     shared: bool
     label: str
     team: TeamRef
-    players: list[str] = read("team.player_name_list", "players")
-    how: str = read("reached", "how")
+    players: list[str]
+    how: str
 
 
 class AnnouncementOut(Schema):

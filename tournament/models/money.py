@@ -3,6 +3,7 @@
 from django.db import models
 from django.db.models import Q
 
+from scoring.places import Place
 from tournament.models.events import Team, Tournament
 
 
@@ -66,7 +67,8 @@ class Payout(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="payouts")
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="payouts")
     pot = models.CharField(max_length=8, choices=Pot.choices)
-    place = models.CharField(max_length=8, help_text='The place paid, as the sheet writes it ("1", "T-3").')
+    place_number = models.PositiveSmallIntegerField(help_text="The place paid, as the payout sheet had it.")
+    place_shared = models.BooleanField(default=False, help_text="Whether other teams shared that place.")
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     paid_by = models.CharField(max_length=150, blank=True)
     paid_at = models.DateTimeField(auto_now_add=True)
@@ -82,6 +84,10 @@ class Payout(models.Model):
 
     def __str__(self):
         return f"{self.pot_name} {self.place}: {self.amount} to team #{self.team.number}"
+
+    @property
+    def place(self) -> Place:
+        return Place(self.place_number, self.place_shared)
 
     @property
     def pot_name(self) -> str:

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from scoring import Seat
 from scoring.money import Placed, house_share, placing_payouts, side_pot_payouts
+from scoring.places import Place
 from tournament.models import Hand, Payment, Payout, Pot, Team, Tournament
 from tournament.models.money import PRIZE_FROM
 from tournament.selectors.placings import tournament_placings
@@ -145,8 +146,8 @@ def money_placings(tournament: Tournament) -> tuple[list[tuple[Team, int]], bool
     signed); else the standings so far, for a preview."""
     placings = tournament_placings(tournament)
     if placings is not None:
-        return [(p.team, p.place) for p in placings], True
-    return [(row.team, row.place) for row in tournament_standings(tournament)], False
+        return [(p.team, p.place.number) for p in placings], True
+    return [(row.team, row.place.number) for row in tournament_standings(tournament)], False
 
 
 def bostons_made(tournament: Tournament) -> dict[int, int]:
@@ -167,7 +168,7 @@ class SheetLine:
 
     pot: str
     team: Team
-    label: str
+    place: Place
     amount: Decimal
     paid: Payout | None
     bostons: int | None = None
@@ -263,7 +264,7 @@ def payout_sheet(tournament: Tournament) -> PayoutSheet:
     payouts = list(Payout.objects.filter(tournament=tournament).select_related("team"))
     paid = {(payout.pot, payout.team_id): payout for payout in payouts}
     prizes = [
-        SheetLine(Pot.ENTRY, by_pk[p.key], p.label, p.amount, paid.get((Pot.ENTRY, p.key)))
+        SheetLine(Pot.ENTRY, by_pk[p.key], p.place, p.amount, paid.get((Pot.ENTRY, p.key)))
         for p in placing_payouts(pool, placed, percents)
         if p.amount > 0
     ]
@@ -271,7 +272,7 @@ def payout_sheet(tournament: Tournament) -> PayoutSheet:
     side_placed = [p for p in placed if p.key in in_side_pot]
     bostons = bostons_made(tournament)
     side_prizes = [
-        SheetLine(Pot.SIDE_POT, by_pk[p.key], p.label, p.amount, paid.get((Pot.SIDE_POT, p.key)), bostons.get(p.key, 0))
+        SheetLine(Pot.SIDE_POT, by_pk[p.key], p.place, p.amount, paid.get((Pot.SIDE_POT, p.key)), bostons.get(p.key, 0))
         for p in side_pot_payouts(
             side_pot, side_placed, rule=tournament.side_pot_rule, percents=percents, bostons=bostons
         )

@@ -4,6 +4,7 @@ and how far it went in a decided playoff. A fixed number of queries for any numb
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from scoring.places import Place
 from scoring.series import Finish, finish_from_place
 from tournament.selectors.placings import playoff_places, reached
 from tournament.selectors.standings import TALLY, tournaments_tallies
@@ -12,20 +13,12 @@ from tournament.selectors.standings import TALLY, tournaments_tallies
 @dataclass(frozen=True)
 class Outcome:
     qualifying_wins: int = 0
-    place: int | None = None
+    place: Place | None = None
     reached: str = ""
-    shared: bool = False
-
-    @property
-    def label(self) -> str:
-        """The playoff finish's place as the placings write it ("3", or "T-3" when shared); "" without one."""
-        if self.place is None:
-            return ""
-        return f"T-{self.place}" if self.shared else str(self.place)
 
     @property
     def finish(self) -> Finish:
-        return finish_from_place(self.place)
+        return finish_from_place(self.place.number if self.place else None)
 
 
 def _qualifying_wins(tournament_ids: Collection[int]) -> dict[int, int]:
@@ -34,11 +27,10 @@ def _qualifying_wins(tournament_ids: Collection[int]) -> dict[int, int]:
     return {team_id: tally[wins] for team_id, tally in tournaments_tallies(tournament_ids).items()}
 
 
-def _places(tournament_ids: Collection[int]) -> dict[int, tuple[int, str, bool]]:
-    """Each playoff team's final place, how far it went and whether the place is shared, for the tournaments whose
-    playoff is decided."""
+def _places(tournament_ids: Collection[int]) -> dict[int, tuple[Place, str]]:
+    """Each playoff team's final place and how far it went, for the tournaments whose playoff is decided."""
     return {
-        place.team: (place.place, reached(place), place.shared)
+        place.team: (place.place, reached(place))
         for places in playoff_places(tournament_ids).values()
         for place in places
     }
@@ -51,6 +43,6 @@ def team_outcomes(tournament_ids: Collection[int]) -> dict[int, Outcome]:
         return {}
     wins = _qualifying_wins(tournament_ids)
     places = _places(tournament_ids)
-    nowhere = (None, "", False)
+    nowhere = (None, "")
     teams = set(wins) | set(places)
     return {team_id: Outcome(wins.get(team_id, 0), *places.get(team_id, nowhere)) for team_id in teams}

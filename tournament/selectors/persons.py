@@ -10,7 +10,7 @@ from django.http import Http404
 
 from scoring.rating import Rating
 from scoring.statistics import Statistics
-from tournament.models import HIDDEN_NAME, Event, LogEntry, Person, PersonRating, Player, TeamMember
+from tournament.models import HIDDEN_NAME, Event, LogEntry, Person, PersonRating, Player, TeamMember, Tournament
 from tournament.selectors.outcomes import Outcome, team_outcomes
 from tournament.selectors.series import person_series_points
 from tournament.selectors.statistics import person_statistics
@@ -33,9 +33,9 @@ def phone_digits(phone: str) -> str:
 PHONE_PUNCTUATION = " -().+/"
 
 
-def _phone_digits_sql():
+def _phone_digits_sql() -> F | Replace:
     """A phone without the punctuation people type, in SQL (SQLite has no regular expression replace)."""
-    expression = F("phone")
+    expression: F | Replace = F("phone")
     for mark in PHONE_PUNCTUATION:
         expression = Replace(expression, Value(mark), Value(""))
     return expression
@@ -59,11 +59,11 @@ def event_link_rows(event: Event) -> list[LinkRow]:
     )
     waiting = [player for player in players if player.person_id is None]
     names = {player.name.lower() for player in waiting}
-    by_name = defaultdict(list)
-    for person in Person.objects.annotate(lower_name=Lower("name")).filter(lower_name__in=names):
-        by_name[(person.lower_name, person.city.lower())].append(person)
+    by_name: defaultdict[tuple[str, str], list[Person]] = defaultdict(list)
+    for named in Person.objects.annotate(lower_name=Lower("name")).filter(lower_name__in=names):
+        by_name[(named.lower_name, named.city.lower())].append(named)
     phones = {phone_digits(player.phone) for player in waiting} - {""}
-    by_phone = defaultdict(list)
+    by_phone: defaultdict[str, list[Person]] = defaultdict(list)
     for other in (
         Player.objects.filter(person__isnull=False)
         .exclude(phone="")
@@ -72,9 +72,10 @@ def event_link_rows(event: Event) -> list[LinkRow]:
         .exclude(event=event)
         .select_related("person")
     ):
-        by_phone[phone_digits(other.phone)].append(other.person)
+        if other.person is not None:  # filtered so in the query
+            by_phone[phone_digits(other.phone)].append(other.person)
     suggested = {person.pk for found in (*by_name.values(), *by_phone.values()) for person in found}
-    busy = defaultdict(set)
+    busy: defaultdict[int, set[int]] = defaultdict(set)
     for person_id, tournament_id in TeamMember.objects.filter(player__person_id__in=suggested).values_list(
         "player__person_id", "tournament_id"
     ):
@@ -125,7 +126,7 @@ class PersonTournament:
     team_shown: bool = True
 
     @property
-    def tournament(self):
+    def tournament(self) -> Tournament:
         return self.member.team.tournament
 
 

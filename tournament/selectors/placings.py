@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from scoring.bracket import FINAL, THIRD, Decided, FinalPlace, Source, final_places, stage_name
+from scoring.places import Place, places
 from tournament.models import PlayoffMatch, PlayoffSeed, Team, Tournament
 from tournament.selectors.prefetch import members
 from tournament.selectors.standings import StandingTeam, qualifying_rounds_signed, tournament_standings
@@ -23,15 +24,9 @@ NOT_IN_THE_PLAYOFF = "Did not reach the playoff"
 
 @dataclass(frozen=True)
 class Placing:
-    place: int
-    shared: bool
+    place: Place
     team: Team | StandingTeam
     reached: str
-
-    @property
-    def label(self) -> str:
-        """ "3", or "T-3" for a shared place (as the standings write it)."""
-        return f"T-{self.place}" if self.shared else str(self.place)
 
     @property
     def champion(self) -> bool:
@@ -98,19 +93,18 @@ def tournament_placings(tournament: Tournament) -> list[Placing] | None:
     without a playoff (none seeded) is placed by its standings once every qualifying round is signed."""
     if not tournament.playoff_seeds.exists():
         return _by_the_standings(tournament)
-    places = playoff_places([tournament.pk]).get(tournament.pk)
-    if places is None:
+    final = playoff_places([tournament.pk]).get(tournament.pk)
+    if final is None:
         return None
-    teams = Team.objects.filter(pk__in=[place.team for place in places]).prefetch_related(members()).in_bulk()
-    placings = [Placing(place.place, place.shared, teams[place.team], reached(place)) for place in places]
+    teams = Team.objects.filter(pk__in=[place.team for place in final]).prefetch_related(members()).in_bulk()
+    placings = [Placing(place.place, teams[place.team], reached(place)) for place in final]
     in_playoff = {placing.team.pk for placing in placings}
     rest = [row for row in tournament_standings(tournament) if row.team.pk not in in_playoff]
-    for _, group in groupby(rest, key=lambda row: row.place):
-        tied = list(group)
-        place = len(placings) + 1
-        placings.extend(
-            Placing(place, len(tied) > 1, row.team, f"Qualifying ({row.label} in the standings)") for row in tied
-        )
+    tied = [list(group) for _, group in groupby(rest, key=lambda row: row.place)]
+    placings.extend(
+        Placing(place, row.team, f"Qualifying ({row.place} in the standings)")
+        for place, row in places(tied, first=len(placings) + 1)
+    )
     return placings
 
 
@@ -119,10 +113,7 @@ def _by_the_standings(tournament: Tournament) -> list[Placing] | None:
     published and signed; None before."""
     if qualifying_rounds_signed(tournament=tournament).count() < tournament.qualifying_rounds:
         return None
-    return [
-        Placing(row.place, row.label != str(row.place), row.team, BY_THE_STANDINGS)
-        for row in tournament_standings(tournament)
-    ]
+    return [Placing(row.place, row.team, BY_THE_STANDINGS) for row in tournament_standings(tournament)]
 
 
 @dataclass(frozen=True)

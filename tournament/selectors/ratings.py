@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from itertools import groupby
 from typing import TYPE_CHECKING
 
+from scoring.places import places
 from tournament.models import TeamMember
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def team_ratings(team_ids: Iterable[int]) -> dict[int, float]:
 def ratings_break_ties(rows: list[StandingRow]) -> list[StandingRow]:
     """Standing rows with each shared place split by team rating, highest first; teams without a rating
     come after rated ones, and teams still level (or both unrated) keep sharing the place."""
-    if not any(row.label.startswith("T-") for row in rows):
+    if not any(row.place.shared for row in rows):
         return rows
     ratings = team_ratings(row.team.pk for row in rows)
 
@@ -38,13 +39,7 @@ def ratings_break_ties(rows: list[StandingRow]) -> list[StandingRow]:
         return (rating is not None, round(rating, 6) if rating is not None else 0)
 
     result: list[StandingRow] = []
-    for _, grouped in groupby(rows, key=lambda row: row.place):
-        group = list(grouped)
-        taken = 0
-        for _, leveled in groupby(sorted(group, key=strength, reverse=True), key=strength):
-            level = list(leveled)
-            place = group[0].place + taken
-            label = f"T-{place}" if len(level) > 1 else str(place)
-            result.extend(dataclasses.replace(row, place=place, label=label) for row in level)
-            taken += len(level)
+    for place, grouped in groupby(rows, key=lambda row: row.place):
+        levels = [list(level) for _, level in groupby(sorted(grouped, key=strength, reverse=True), key=strength)]
+        result.extend(dataclasses.replace(row, place=split) for split, row in places(levels, first=place.number))
     return result

@@ -39,8 +39,8 @@ def round_tables(round_: Round) -> list[Table]:
 
 def round_byes(round_: Round) -> list[Seating]:
     """The round's byes, each with the points it is credited."""
-    byes = round_.seatings.filter(table__isnull=True).select_related("team")
-    byes = list(byes.prefetch_related(members("team__memberships")))
+    found = round_.seatings.filter(table__isnull=True).select_related("team")
+    byes = list(found.prefetch_related(members("team__memberships")))
     credits_attach(round_.tournament, byes=byes)
     return byes
 
@@ -71,7 +71,7 @@ def round_live_tables(round_: Round, *, quiet_minutes: int = 15) -> list[Table]:
     teams' own entries waiting to agree (blind double entry), and ``quiet_for``: the minutes since the last
     entry at a table still playing, once past ``quiet_minutes`` (else 0).
     """
-    tables = list(
+    tables: list[Table] = list(
         round_.tables.select_related("playoff_match")
         .annotate(
             penalty_count=Count("penalties", distinct=True),
@@ -88,10 +88,10 @@ def round_live_tables(round_: Round, *, quiet_minutes: int = 15) -> list[Table]:
     credits_attach(round_.tournament, tables=tables)
     now = timezone.now()
     for table in tables:
-        since = table.last_change or round_.published_at
-        playing = since is not None and not table.complete and not table.signed
-        minutes = int((now - since).total_seconds() // 60) if playing else 0
-        table.quiet_for = minutes if minutes >= quiet_minutes else 0
+        since = table.last_change or round_.published_at  # type: ignore[attr-defined]  # annotated above
+        playing = not table.complete and not table.signed
+        minutes = int((now - since).total_seconds() // 60) if since is not None and playing else 0
+        table.quiet_for = minutes if minutes >= quiet_minutes else 0  # type: ignore[attr-defined]  # for the page
     return tables
 
 
@@ -128,7 +128,7 @@ def draw_matches(
         return tables, byes
     playing_for = {team_id: substitute.name for (team_id, _), substitute in (substitutes or {}).items()}
 
-    def team_matches(team) -> bool:
+    def team_matches(team: Team) -> bool:
         names = [str(team.number), team.display_name, team.player_names, team.city, playing_for.get(team.pk, "")]
         haystack = " ".join(names).casefold()
         return all(word in haystack for word in words)
@@ -140,7 +140,7 @@ def draw_matches(
 
 def round_sheets(round_: Round) -> list[Table]:
     """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
-    tables = list(
+    tables: list[Table] = list(
         round_.tables.select_related("playoff_match")
         .prefetch_related(
             seatings(),

@@ -6,6 +6,7 @@ from fractions import Fraction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 
+from scoring.places import Place
 from scoring.series import points_text, series_standings, tournament_points
 from tournament.models import HIDDEN_NAME, Series, SeriesTournament, TeamMember
 from tournament.selectors.outcomes import team_outcomes
@@ -18,6 +19,10 @@ def series_list() -> QuerySet[Series]:
 def series_get(slug: str) -> Series:
     entries = SeriesTournament.objects.select_related("tournament__event")
     return get_object_or_404(Series.objects.prefetch_related(Prefetch("entries", queryset=entries)), slug=slug)
+
+
+# A row's place before the series is ranked (``series_standings_of`` places every row it returns).
+UNRANKED = Place(0)
 
 
 @dataclass
@@ -34,7 +39,7 @@ class SeriesRow:
     linked: bool
     hidden: bool = False
     points: dict[int, Fraction] = field(default_factory=dict)
-    place: str = ""
+    place: Place = UNRANKED
     cells: list[str] = field(default_factory=list)
 
     @property
@@ -121,7 +126,7 @@ def series_standings_of(series: Series) -> SeriesStandings:
     result = []
     for entry in ordered:
         row = rows[entry.key]
-        row.place = entry.label
+        row.place = entry.place
         row.cells = [row.points_in(tournament_id) for tournament_id in ids]
         result.append(row)
     return SeriesStandings(series, tournaments, result)

@@ -10,6 +10,7 @@ from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Whe
 from scoring import Credit, Pair, bye_points
 from scoring.outcome import PROVISIONAL
 from scoring.pairing import Entrant
+from scoring.places import Place
 from scoring.standings import Meeting, TeamRecord, rank
 from tournament.models import Round, Seating, Table, Team, TeamMember, TeamRecords, Tournament
 from tournament.models.events import TeamNaming
@@ -33,8 +34,7 @@ class StandingTeam(TeamNaming):
 
 @dataclass(frozen=True)
 class StandingRow:
-    place: int
-    label: str
+    place: Place
     team: StandingTeam
     record: TeamRecord
     byes: int
@@ -185,7 +185,6 @@ def _ranked(tournament: Tournament, tallies: dict[int, list[int]], meetings: lis
         rows.append(
             StandingRow(
                 place=placed.place,
-                label=placed.label,
                 team=by_key[key],
                 record=placed.record,
                 byes=tally[len(TALLY)],

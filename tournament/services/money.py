@@ -349,10 +349,16 @@ def payout_pay(*, tournament: Tournament, team: Team, pot: str = Pot.ENTRY, acto
         raise ServiceError(f"Team #{team.number}'s prize was paid already.")
     actor = actor_of(actor)
     payout = Payout.objects.create(
-        tournament=tournament, team=line.team, pot=pot, place=line.label, amount=line.amount, paid_by=actor.name
+        tournament=tournament,
+        team=line.team,
+        pot=pot,
+        place_number=line.place.number,
+        place_shared=line.place.shared,
+        amount=line.amount,
+        paid_by=actor.name,
     )
-    paid = f"was paid {line.amount} for place {line.label} ({PRIZE_FROM[pot].lower()})"
-    after = {"amount": str(line.amount), "place": line.label, "pot": pot}
+    paid = f"was paid {line.amount} for place {line.place} ({PRIZE_FROM[pot].lower()})"
+    after = {"amount": str(line.amount), "place": str(line.place), "pot": pot}
     team_log_write(line.team, actor, LogEntry.Action.PAYOUT, paid, after=after)
     return payout
 
@@ -366,7 +372,7 @@ def payout_undo(*, payout: Payout, reason: str, actor: Actor | None = None) -> P
     payout = Payout.objects.select_related("team__tournament__event").filter(pk=payout.pk).first()
     if payout is None:
         raise ServiceError("That prize payment was undone already.")
-    before = {"amount": str(payout.amount), "place": payout.place, "pot": payout.pot, "paid_by": payout.paid_by}
+    before = {"amount": str(payout.amount), "place": str(payout.place), "pot": payout.pot, "paid_by": payout.paid_by}
     if payout.confirmed_at is not None:
         before["confirmed"] = f"{payout.confirmed_on}, {payout.confirmed_at.isoformat()}"
     payout.delete()

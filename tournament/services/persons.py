@@ -3,12 +3,14 @@
 Nothing is linked or merged without a director asking: suggestions come from the selectors.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 
 from tournament.errors import ServiceError
-from tournament.models import Event, LogEntry, Person, Player, Seating, TeamMember
+from tournament.models import Event, LogEntry, Person, Player, Seating, Table, TeamMember
 from tournament.selectors.persons import event_link_rows
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
@@ -27,7 +29,7 @@ def _person_locked(person: Person) -> Person:
         raise ServiceError("That person no longer exists (merged away?): reload the page.", field="person") from None
 
 
-def _shared_tournament(person: Person, players) -> str | None:
+def _shared_tournament(person: Person, players: list[Player]) -> str | None:
     """The name of a tournament where the person already has a player other than ``players``."""
     tournaments = TeamMember.objects.filter(player__in=players).values("tournament_id")
     clash = (
@@ -40,8 +42,14 @@ def _shared_tournament(person: Person, players) -> str | None:
 
 
 def _player_person_set(
-    player: Player, person: Person | None, actor: Actor | None, action: str, summary: str, follow=True, **change
-):
+    player: Player,
+    person: Person | None,
+    actor: Actor | None,
+    action: str,
+    summary: str,
+    follow: bool = True,
+    **change: Any,
+) -> None:
     """Link the player to ``person`` (or unlink it, with None) and log ``action`` with its ``before``/``after``.
     The ratings move with the link: a player who played a signed round has every rating made again (unless
     ``follow`` is false: a link in bulk, whose ratings follow once, after the last)."""
@@ -62,7 +70,7 @@ def player_link(*, player: Player, person: Person | None = None, actor: Actor | 
     return _player_link(player, person, actor)
 
 
-def _player_link(player: Player, person: Person | None, actor: Actor | None, *, follow=True) -> Person:
+def _player_link(player: Player, person: Person | None, actor: Actor | None, *, follow: bool = True) -> Person:
     player = _player_locked(player)
     if player.person_id is not None:
         raise ServiceError(f"{player} is already linked to {player.person}: unlink first.", field="person")
@@ -115,7 +123,7 @@ def event_players_link_new(*, event: Event, actor: Actor | None = None) -> BulkL
     return _players_link(unmatched, actor, waiting=len(rows))
 
 
-def _players_link(pairs: list[tuple[Player, Person | None]], actor: Actor | None, *, waiting: int) -> BulkLinks:
+def _players_link(pairs: Sequence[tuple[Player, Person | None]], actor: Actor | None, *, waiting: int) -> BulkLinks:
     """Each (player, person) linked as ``player_link`` links it, a refused one skipped (its own savepoint); the
     ratings follow once, after the last."""
     linked = []
@@ -138,9 +146,9 @@ def _players_link(pairs: list[tuple[Player, Person | None]], actor: Actor | None
 @transaction.atomic
 def player_unlink(*, player: Player, actor: Actor | None = None) -> Player:
     player = _player_locked(player)
-    if player.person_id is None:
-        raise ServiceError(f"{player} is not linked to a person.", field="person")
     person = player.person
+    if person is None:
+        raise ServiceError(f"{player} is not linked to a person.", field="person")
     summary = f"{player} of {player.event} unlinked from {person} (#{person.pk})"
     _player_person_set(
         player, None, actor, LogEntry.Action.PERSON_UNLINKED, summary, before={"player": player.pk, "person": person.pk}
@@ -148,7 +156,7 @@ def player_unlink(*, player: Player, actor: Actor | None = None) -> Player:
     return player
 
 
-def _opponents_met(first: Person, second: Person) -> Seating | None:
+def _opponents_met(first: Person, second: Person) -> Table | None:
     """A table where the two persons sat on opposite sides, if any."""
     sides = {}
     for person in (first, second):
@@ -157,7 +165,7 @@ def _opponents_met(first: Person, second: Person) -> Seating | None:
     met = sorted(table_id for table_id, pair in sides[first.pk].items() if sides[second.pk].get(table_id, pair) != pair)
     if not met:
         return None
-    return Seating.objects.select_related("table__round__tournament__event").filter(table_id=met[0]).first()
+    return Table.objects.select_related("round__tournament__event").get(pk=met[0])
 
 
 @transaction.atomic
@@ -174,8 +182,8 @@ def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) ->
     met = _opponents_met(keep, merge)
     if met is not None:
         raise ServiceError(
-            f"{keep} and {merge} played each other ({met.table.round.tournament}, round {met.table.round.number}, "
-            f"table {met.table.number}): they are two people.",
+            f"{keep} and {merge} played each other ({met.round.tournament}, round {met.round.number}, "
+            f"table {met.number}): they are two people.",
             field="merge",
         )
     players = list(merge.players.all())
@@ -198,7 +206,12 @@ def persons_merge(*, keep: Person, merge: Person, actor: Actor | None = None) ->
 
 @transaction.atomic
 def person_update(
-    *, person: Person, name: str | None = None, city: str | None = None, hidden: bool | None = None, actor=None
+    *,
+    person: Person,
+    name: str | None = None,
+    city: str | None = None,
+    hidden: bool | None = None,
+    actor: Actor | None = None,
 ) -> Person:
     """Correct a person's name or city, or hide them from the public pages at their request (or show them)."""
     person = _person_locked(person)

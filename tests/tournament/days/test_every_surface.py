@@ -540,7 +540,7 @@ def test_every_surface_tells_the_same_day(day, director_client):
     expected_prizes |= {number: Decimal("90.00") for number in by_place["T-3"]}
     sheet = payout_sheet(tournament)
     assert {line.team.number: line.amount for line in sheet.prizes} == expected_prizes
-    assert {line.team.number: line.label for line in sheet.prizes} == {n: placings[n] for n in expected_prizes}
+    assert {line.team.number: str(line.place) for line in sheet.prizes} == {n: placings[n] for n in expected_prizes}
     exported = export_rows(director_client, reverse("director:payouts_export", args=[slug, "csv"]), "csv")
     prizes = {int(row["Team"]): Decimal(row["Amount"]) for row in exported if row["Team"]}
     assert prizes == expected_prizes

@@ -91,12 +91,12 @@ def test_a_16_team_day_ends_with_the_payout_sheet_of_the_rules_to_the_cent(day, 
         Decimal("573.50"),
         Decimal("50.00"),
     )
-    placings = [(p.place, p.team.number) for p in tournament_placings(day)]
+    placings = [(p.place.number, p.team.number) for p in tournament_placings(day)]
     expected = {n: c for n, c in by_the_rules(57350, placings).items() if c}
     assert {line.team.number: int(line.amount * 100) for line in sheet.prizes} == expected
     # Champion 45% = 258.075, runner-up 143.375, T-3 12.5% each = 71.6875, T-5 1.25% each = 7.16875;
     # rounded down that leaves 6 cents: to 1st, 2nd, both T-3 and the first two T-5 by team number.
-    assert [(line.label, line.team.number, str(line.amount)) for line in sheet.prizes] == [
+    assert [(str(line.place), line.team.number, str(line.amount)) for line in sheet.prizes] == [
         ("1", 1, "258.08"),
         ("2", 3, "143.38"),
         ("T-3", 5, "71.69"),
@@ -109,7 +109,7 @@ def test_a_16_team_day_ends_with_the_payout_sheet_of_the_rules_to_the_cent(day, 
     side = [(p, n) for p, n in placings if n in SIDE_POT_TEAMS]
     among = [(1 + sum(1 for q, _ in side if q < p), n) for p, n in side]
     assert {line.team.number: int(line.amount * 100) for line in sheet.side_prizes} == by_the_rules(5000, among)
-    assert [(line.label, line.team.number, str(line.amount)) for line in sheet.side_prizes] == [
+    assert [(str(line.place), line.team.number, str(line.amount)) for line in sheet.side_prizes] == [
         ("1", 1, "22.50"),
         ("2", 5, "12.50"),
         ("3", 9, "7.50"),

@@ -39,14 +39,14 @@ def finished(qualified, sheet):  # noqa: F811
 
 def test_final_placings_of_the_whole_field(finished):
     placings = selectors.tournament_placings(finished)
-    assert [(p.label, p.team.number, p.reached) for p in placings[:4]] == [
+    assert [(str(p.place), p.team.number, p.reached) for p in placings[:4]] == [
         ("1", 1, "Champion"),
         ("2", 3, "Runner-up"),
         ("3", 5, "Third place"),
         ("4", 7, "Fourth place"),
     ]
     assert [p.team.number for p in placings[4:]] == [2, 4, 6, 8]
-    assert [p.label for p in placings[4:]] == ["T-5", "T-5", "T-5", "T-5"], "the qualifying tie stays shared"
+    assert [str(p.place) for p in placings[4:]] == ["T-5", "T-5", "T-5", "T-5"], "the qualifying tie stays shared"
     assert all(p.reached.startswith("Qualifying") for p in placings[4:])
 
 
@@ -194,8 +194,8 @@ def test_sixteen_teams_three_rounds_and_a_top_eight_playoff_in_order(tournament,
     for code in ("W1-1", "W1-2", "W1-3", "W1-4", "W2-1", "W2-2", "W3-1", "3P"):
         play(sheet, tournament, code, "NS")
     placings = selectors.tournament_placings(tournament)
-    assert len(placings) == 16 and [p.place for p in placings[:4]] == [1, 2, 3, 4]
-    assert [p.label for p in placings[4:8]] == ["T-5"] * 4, "quarterfinal losers share fifth"
+    assert len(placings) == 16 and [p.place.number for p in placings[:4]] == [1, 2, 3, 4]
+    assert [str(p.place) for p in placings[4:8]] == ["T-5"] * 4, "quarterfinal losers share fifth"
     assert sorted(p.team.number for p in placings) == list(range(1, 17))
     tournament.refresh_from_db()
     assert tournament.status == tournament.Status.FINISHED
@@ -228,7 +228,7 @@ def five_seeds(qualified, sheet):  # noqa: F811
 def test_five_seeds_both_beaten_semifinalists_share_third_on_every_surface(client, five_seeds):
     expected = [("1", 1), ("2", 3), ("T-3", 5), ("T-3", 7), ("5", 2)]
     placings = selectors.tournament_placings(five_seeds)
-    assert [(p.label, p.team.number) for p in placings[:5]] == expected
+    assert [(str(p.place), p.team.number) for p in placings[:5]] == expected
     assert [p.reached for p in placings[:5]] == [
         "Champion",
         "Runner-up",
@@ -247,7 +247,7 @@ def test_five_seeds_both_beaten_semifinalists_share_third_on_every_surface(clien
     # 80.00 paid 40/30/20/10: the beaten semifinalists share the 20% and 10% of places 3 and 4, 12.00 each.
     payouts = payout_sheet(five_seeds)
     assert payouts.final
-    assert [(line.label, line.team.number, str(line.amount)) for line in payouts.prizes] == [
+    assert [(str(line.place), line.team.number, str(line.amount)) for line in payouts.prizes] == [
         ("1", 1, "32.00"),
         ("2", 3, "24.00"),
         ("T-3", 5, "12.00"),

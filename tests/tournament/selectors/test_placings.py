@@ -23,7 +23,7 @@ def test_a_tournament_without_a_playoff_is_placed_by_its_standings_once_every_qu
         for table in round_published(tournament, method="manual", pairs=pairs).tables.all():
             sheet.play(table, "NS")
     placings = tournament_placings(tournament)
-    assert [(p.label, p.team.number) for p in placings] == [("1", 1), ("T-2", 2), ("T-2", 3), ("4", 4)]
+    assert [(str(p.place), p.team.number) for p in placings] == [("1", 1), ("T-2", 2), ("T-2", 3), ("4", 4)]
     assert payout_sheet(tournament).final, "the prizes are paid by the same placings"
     projector = text_of(Client().get(reverse("public:projector", args=[tournament.slug])))
     assert "Main Event: final placings" in projector and "By the standings (no playoff)" in projector

@@ -143,7 +143,7 @@ def finished(qualified, sheet):  # noqa: F811
 
 
 def amounts(lines):
-    return [(line.label, line.team.number, line.amount) for line in lines]
+    return [(str(line.place), line.team.number, line.amount) for line in lines]
 
 
 def test_before_the_placings_are_final_the_sheet_is_a_preview_and_nothing_can_be_paid(finished):

@@ -46,14 +46,14 @@ def test_seeding_by_rating_is_for_round_one_swiss(tournament, make_teams):
 
 def test_ratings_break_ties_last_when_the_director_chooses(tournament, make_teams):
     make_teams(tournament, 3)
-    before = [(row.label, row.team.number) for row in tournament_standings(tournament)]
+    before = [(str(row.place), row.team.number) for row in tournament_standings(tournament)]
     assert before == [("T-1", 1), ("T-1", 2), ("T-1", 3)]
     _rate("Player 2a", 1800)
     _rate("Player 1a", 1600)
-    assert [row.label for row in tournament_standings(tournament)] == ["T-1"] * 3, "never by default"
+    assert [str(row.place) for row in tournament_standings(tournament)] == ["T-1"] * 3, "never by default"
     tournament_rating_tie_break(tournament=tournament, on=True)
     tournament.refresh_from_db()
-    after = [(row.label, row.team.number) for row in tournament_standings(tournament)]
+    after = [(str(row.place), row.team.number) for row in tournament_standings(tournament)]
     assert after == [("1", 3), ("2", 2), ("3", 1)]
     assert Person.objects.count() == 2
 

@@ -204,7 +204,7 @@ def substitute_on_a_signed_sheet(tournament):
 
 def prize(team):
     """A prize handed to ``team`` (as the payout sheet would have it), not yet confirmed."""
-    return Payout.objects.create(tournament=team.tournament, team=team, pot=Pot.ENTRY, place="1", amount="10.00")
+    return Payout.objects.create(tournament=team.tournament, team=team, pot=Pot.ENTRY, place_number=1, amount="10.00")
 
 
 def received(team):

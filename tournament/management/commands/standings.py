@@ -33,7 +33,7 @@ class Command(TournamentCommand):
             return
         values = [
             [
-                row.label,
+                str(row.place),
                 f"#{row.team.number} {row.team.display_name}",
                 row.team.player_names,
                 row.team.city,
@@ -80,7 +80,7 @@ class Command(TournamentCommand):
             return
         values = [
             [
-                placing.label,
+                str(placing.place),
                 f"#{placing.team.number} {placing.team.display_name}",
                 placing.team.player_names,
                 placing.reached,

@@ -107,7 +107,7 @@ def _placings(tournament: Tournament) -> list[dict] | None:
     placings = tournament_placings(tournament)
     if placings is None:
         return None
-    return [{"place": p.place, "shared": p.shared, "team": p.team.number} for p in placings]
+    return [{"place": p.place.number, "shared": p.place.shared, "team": p.team.number} for p in placings]
 
 
 def _tournament(tournament: Tournament, users: dict, player_ids: dict) -> dict:

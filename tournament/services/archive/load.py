@@ -5,6 +5,7 @@ another is checked as it is loaded (a tournament's parts in ``tournaments.py``).
 whole file, named by its place in it; nothing is written.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ def _secrets_check(archive: schema.Archive, as_copy: bool) -> None:
             refuse(f"{path}.secret", "this table's private link is already used in this database")
 
 
-def _user_lookup():
+def _user_lookup() -> Callable[[str], int | None]:
     users = dict(get_user_model().objects.values_list("username", "pk"))
     return lambda name: users.get(name) if name else None
 
@@ -106,7 +107,7 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
     _secrets_check(archive, as_copy)
     persons = persons_resolve(archive, as_copy=as_copy)
     players: dict[int, Player] = {}
-    seen_names = {}
+    seen_names: dict[tuple[str, str], str] = {}
     for index, entry in enumerate(archive.players):
         path = f"players[{index}]"
         if entry.id in players:
@@ -116,26 +117,26 @@ def _load(archive: schema.Archive, *, as_copy: bool, actor: Actor | None) -> Imp
         if key in seen_names:
             refuse(path, f"the same player as {seen_names[key]}")
         seen_names[key] = path
-        players[entry.id] = Player(
-            event=event, name=name, city=entry.city, phone=entry.phone, person=persons.get(entry.person)
-        )
+        person = persons.get(entry.person) if entry.person is not None else None
+        players[entry.id] = Player(event=event, name=name, city=entry.city, phone=entry.phone, person=person)
     Player.objects.bulk_create(players.values())
 
-    def player(value, path):
+    def player(value: int, path: str) -> Player:
         if value not in players:
             refuse(path, f"no player with id {value!r}")
         return players[value]
 
     import_log(archive.log, "log", event=event)
-    names, slugs = {}, {}
+    names: dict[str, str] = {}
+    slugs: dict[str, str] = {}
     tournaments: dict[str, Tournament] = {}
-    for index, entry in enumerate(archive.tournaments):
+    for index, data in enumerate(archive.tournaments):
         path = f"tournaments[{index}]"
-        for seen, value, key in ((names, entry.name.casefold(), "name"), (slugs, entry.slug, "slug")):
+        for seen, value, what in ((names, data.name.casefold(), "name"), (slugs, data.slug, "slug")):
             if value in seen:
-                refuse(f"{path}.{key}", f"the same {key} as {seen[value]}")
+                refuse(f"{path}.{what}", f"the same {what} as {seen[value]}")
             seen[value] = path
-        tournaments[entry.slug] = tournament_import(event, entry, path, player, user_pk, as_copy, renewed)
+        tournaments[data.slug] = tournament_import(event, data, path, player, user_pk, as_copy, renewed)
     series = series_import(archive, tournaments, as_copy=as_copy)
     event.refresh_from_db()
     summary = f"Event {event.name} imported from an archive (version {archive.version})"

@@ -121,6 +121,9 @@ def _payouts_import(
                 f"the prizes paid from the {POOLS[entry.pot]} come to {prizes[entry.pot]}, more than the "
                 f"{pools[entry.pot]} it holds",
             )
-        fields = entry.model_dump(exclude={"team", "paid_at"})
-        payout = Payout.objects.create(tournament=tournament, team=winner, **fields)
+        fields = entry.model_dump(exclude={"team", "paid_at", "place"})
+        place = entry.place
+        payout = Payout.objects.create(
+            tournament=tournament, team=winner, place_number=place.number, place_shared=place.shared, **fields
+        )
         set_times(Payout, payout.pk, paid_at=entry.paid_at)

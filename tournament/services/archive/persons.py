@@ -17,7 +17,7 @@ from tournament.services.events import free_slug
 def persons_export(players: list[Player]) -> tuple[list[dict], dict[int, int]]:
     """The persons of ``players`` (with their person loaded) and each person's id in the file, by pk."""
     persons = sorted(
-        {player.person_id: player.person for player in players if player.person_id}.values(),
+        {person.pk: person for player in players if (person := player.person) is not None}.values(),
         key=lambda person: (person.name, person.city, str(person.key)),
     )
     ids = {person.pk: index for index, person in enumerate(persons, start=1)}

@@ -17,6 +17,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetPydanticSchema,
     JsonValue,
     PlainSerializer,
     Strict,
@@ -26,6 +27,7 @@ from pydantic_core import PydanticCustomError
 
 from scoring import Absent, BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
 from scoring.money import SidePotRule
+from scoring.places import Place
 from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
 from tournament.typed import characters_problem
 
@@ -82,6 +84,29 @@ def _cents_text(value):
 
 
 Money = Annotated[str, BeforeValidator(_cents_text), StringConstraints(pattern=r"^[0-9]{1,8}\.[0-9]{2}$")]
+
+
+def _place_read(text: str) -> Place:
+    """A payout's place as the archive writes it ("1", "T-3"): the one place that text is read back, since a file
+    keeps the place as the sheet showed it."""
+    return Place(int(text.removeprefix("T-")), shared=text.startswith("T-"))
+
+
+# A payout's place, exported from the record's ``Place`` and written as its text; read, a ``Place`` again.
+PlaceText = Annotated[
+    Place,
+    GetPydanticSchema(
+        lambda _, handler: handler(
+            Annotated[
+                str,
+                StringConstraints(pattern=r"^(T-)?[0-9]{1,5}$"),
+                BeforeValidator(lambda value: str(value) if isinstance(value, Place) else value),
+                AfterValidator(_place_read),
+            ]
+        )
+    ),
+    PlainSerializer(str, return_type=str),
+]
 TeamOf = Annotated[TeamNumber, BeforeValidator(lambda value: getattr(value, "number", value))]
 
 
@@ -318,7 +343,7 @@ class PayoutData(Recorded):
 
     team: TeamOf
     pot: one_of(*Pot.values)
-    place: Annotated[str, StringConstraints(pattern=r"^(T-)?[0-9]{1,5}$")]
+    place: PlaceText
     amount: Money
     paid_by: text(150) = ""
     paid_at: Time | None = None

@@ -4,6 +4,7 @@ problem by its place in the file.
 """
 
 from scoring import RuleSet, ScoringError
+from scoring.places import Place
 from tournament.errors import ServiceError
 from tournament.models import (
     Announcement,
@@ -289,8 +290,8 @@ def _check_placings(tournament: Tournament, kept: list[schema.PlacingData] | Non
     if kept is None:
         return
     placings = tournament_placings(tournament) or []
-    given = [(p.place, p.shared, p.team.number) for p in placings]
-    if [(p.place, p.shared, p.team) for p in kept] != given:
+    given = [(p.place, p.team.number) for p in placings]
+    if [(Place(p.place, p.shared), p.team) for p in kept] != given:
         refuse(path, "the final placings differ from the ones the sheets and the bracket give")
 
 

@@ -58,12 +58,8 @@ def round_unpublish(*, round: Round, actor: Actor | None = None) -> Round:
     round_.save(update_fields=["status", "published_at"])
     round_completion_store(round=round_)
     round_.tables.update(first_dealer="", next_dealer="", disputed_at=None, dispute_note="")
-    draw_changed(
-        round_,
-        actor,
-        LogEntry.Action.ROUND_UNPUBLISHED,
-        f"Round {round_.number} unpublished: a draft again, its table links no longer open",
-    )
+    unpublished = f"Round {round_.number} unpublished: a draft again, its table links no longer open"
+    draw_changed(round_, actor, LogEntry.Action.ROUND_UNPUBLISHED, unpublished)
     return round_
 
 

@@ -149,7 +149,7 @@ def payout_pay(request, slug):
     line = next((line for line in payout_sheet(tournament).lines if (line.pot, line.team.pk) == (pot, team.pk)), None)
     if line is None:
         raise Http404("That team has no prize from that pot.")
-    title = f"Pay #{team.number} {team.display_name} {line.amount} for place {line.label} ({PRIZE_FROM[pot].lower()})?"
+    title = f"Pay #{team.number} {team.display_name} {line.amount} for place {line.place} ({PRIZE_FROM[pot].lower()})?"
     back = reverse("director:payouts", args=[slug])
     return form_page(
         request,

@@ -23,7 +23,7 @@ from tournament.services.series import series_create, series_tournament_add
 
 
 def standing(series):
-    return [(row.place, row.name, row.total, row.linked) for row in series_standings_of(series).rows]
+    return [(str(row.place), row.name, row.total, row.linked) for row in series_standings_of(series).rows]
 
 
 def link_from_suggestions(client, event):
