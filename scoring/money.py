@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 from itertools import groupby, pairwise
 from re import fullmatch
@@ -118,6 +119,88 @@ def _plain(percent: Decimal) -> str:
 def percents_text(percents: Sequence[Decimal]) -> str:
     """ "50, 30, 20": the stored and displayed form."""
     return ", ".join(_plain(percent) for percent in percents)
+
+
+class MoneyKind(StrEnum):
+    """What a money setting holds, which says how it is typed, checked, stored and archived."""
+
+    AMOUNT = "amount"  # dollars and cents, from 0 to MAX_FEE
+    PERCENT = "percent"  # a percentage from 0 to 100, at most two decimals
+    PERCENTS = "percents"  # percentages by place, best first ("50, 30, 20"), as payout_percents_check has them
+    CHOICE = "choice"  # one of the setting's ``choices``
+
+
+@dataclass(frozen=True)
+class MoneySetting:
+    """How one money setting is described to a director, checked and logged: the money's counterpart of the
+    rules' ``Setting``, so that the form, the service, the log, the archive and the docs read one declaration.
+
+    ``logged`` is the words before its value in the log's summary. ``public``: stated on the tournament's public
+    rules page, whose rendering then changes with it. ``locks``: fixed once a prize is paid, as the payout sheet
+    already handed out would no longer add up.
+    """
+
+    label: str
+    help: str
+    kind: MoneyKind
+    default: Decimal | str
+    logged: str
+    choices: type[Term] | None = None
+    public: bool = True
+    locks: bool = True
+
+
+MONEY_SETTINGS: dict[str, MoneySetting] = {
+    "entry_fee": MoneySetting(
+        "Entry fee per team", "0 when there is none.", MoneyKind.AMOUNT, Decimal(0), logged="entry fee"
+    ),
+    "side_pot_fee": MoneySetting(
+        "Side-pot fee per team", "0: no side pot.", MoneyKind.AMOUNT, Decimal(0), logged="side pot"
+    ),
+    "house_percent": MoneySetting(
+        "House's share of the entry fees (%)",
+        "0 when the house takes none.",
+        MoneyKind.PERCENT,
+        Decimal(0),
+        logged="house",
+    ),
+    "payout_percents": MoneySetting(
+        "Payout percentages by place",
+        "Best place first, for example “50, 30, 20”: they add up to 100 and never rise.",
+        MoneyKind.PERCENTS,
+        percents_text(DEFAULT_PAYOUT_PERCENTS),
+        logged="payouts",
+    ),
+    "side_pot_rule": MoneySetting(
+        "The side pot is paid",
+        "",
+        MoneyKind.CHOICE,
+        SidePotRule.PLACING.value,
+        logged="side pot by",
+        choices=SidePotRule,
+    ),
+}
+
+
+def money_setting_check(name: str, value: object) -> Decimal | str:
+    """A money setting's value as typed, checked as its kind says and in the form it is stored."""
+    setting = MONEY_SETTINGS[name]
+    if setting.kind is MoneyKind.AMOUNT:
+        return amount_check(value, field=name)
+    if setting.kind is MoneyKind.PERCENT:
+        return percent_check(value, field=name)
+    if setting.kind is MoneyKind.PERCENTS:
+        return percents_text(payout_percents_parse(str(value)))
+    assert setting.choices is not None, f"the choice setting {name} declares its choices"
+    if str(value) not in setting.choices.values():
+        raise ScoringError(f"{setting.label}: choose one of the choices.", field=name)
+    return str(value)
+
+
+def money_setting_said(name: str, value: object) -> str:
+    """A money setting as the log's summary says it: "house 10.00%"."""
+    setting = MONEY_SETTINGS[name]
+    return f"{setting.logged} {value}{'%' if setting.kind is MoneyKind.PERCENT else ''}"
 
 
 def _cents(amount: Decimal) -> int:

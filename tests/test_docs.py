@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import get_commands
 
+from scoring.money import MONEY_SETTINGS
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 # A span in backticks is taken for a path of the repository when it starts at one of its top-level entries.
@@ -73,3 +75,13 @@ def test_pip_installs_only_the_pinned_requirements(text):
                 pinned = re.sub(r"[-_.]+", "-", word).lower() in _pinned()
                 stale.append(f"{word}: {'pinned already' if pinned else 'not pinned'}")
     assert stale == []
+
+
+def test_the_money_docs_list_every_declared_money_setting():
+    """A money setting is declared once (``scoring.money.MONEY_SETTINGS``); the docs say it in two places: the
+    settings table of ``docs/money.md`` by its label, and the archive's format of ``docs/archive.md`` by its key."""
+    table = re.findall(r"^\| ([^|]+?) \|", (ROOT / "docs" / "money.md").read_text(), re.MULTILINE)
+    money_format = re.search(r'"money": \{(.*?)"payments"', (ROOT / "docs" / "archive.md").read_text(), re.S)
+    assert money_format is not None
+    assert [setting.label for setting in MONEY_SETTINGS.values() if setting.label not in table] == []
+    assert [name for name in MONEY_SETTINGS if not re.search(rf"\b{name}\b", money_format.group(1))] == []

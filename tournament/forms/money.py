@@ -4,9 +4,11 @@ the desk, and a team's code confirming a prize on its phone.
 Amounts are typed as text and checked by the money engine, whose refusal is shown beside the field.
 """
 
+from typing import Any
+
 from django import forms
 
-from scoring.money import SidePotRule
+from scoring.money import MONEY_SETTINGS, MoneyKind, MoneySetting
 from tournament.forms.table import CodeInput
 from tournament.models import Payment, Pot
 from tournament.services.money import OWED
@@ -19,22 +21,25 @@ class AmountInput(forms.TextInput):
         super().__init__({"inputmode": "decimal", "autocomplete": "off", "size": 8, **(attrs or {})})
 
 
-def amount_field(label: str, **kwargs) -> forms.CharField:
+def amount_field(label: str, **kwargs: Any) -> forms.CharField:
     return forms.CharField(max_length=16, label=label, widget=AmountInput(), **kwargs)
 
 
+def _money_field(setting: MoneySetting) -> forms.Field:
+    if setting.choices is not None:
+        choices = setting.choices.choices()
+        return forms.ChoiceField(choices=choices, widget=forms.RadioSelect, label=setting.label, help_text=setting.help)
+    if setting.kind is MoneyKind.PERCENTS:
+        return forms.CharField(max_length=200, label=setting.label, help_text=setting.help)
+    return amount_field(setting.label, help_text=setting.help)
+
+
 class MoneySettingsForm(forms.Form):
-    entry_fee = amount_field("Entry fee per team", help_text="0 when there is none.")
-    side_pot_fee = amount_field("Side-pot fee per team", help_text="0: no side pot.")
-    house_percent = amount_field("House's share of the entry fees (%)", help_text="0 when the house takes none.")
-    payout_percents = forms.CharField(
-        max_length=200,
-        label="Payout percentages by place",
-        help_text="Best place first, for example “50, 30, 20”: they add up to 100 and never rise.",
-    )
-    side_pot_rule = forms.ChoiceField(
-        choices=SidePotRule.choices(), widget=forms.RadioSelect, label="The side pot is paid"
-    )
+    """Every money setting, a field each as its declaration (``scoring.money.MONEY_SETTINGS``) describes it; the
+    service checks the values."""
+
+
+MoneySettingsForm.base_fields = {name: _money_field(setting) for name, setting in MONEY_SETTINGS.items()}
 
 
 class PaymentForm(forms.Form):

@@ -1,13 +1,14 @@
 """An event and its tournaments, the players and their teams, and the director's announcements."""
 
 import secrets
+from typing import Any, Protocol
 
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
 from scoring import RuleSet
-from scoring.money import DEFAULT_PAYOUT_PERCENTS, MAX_FEE, SidePotRule, payout_percents_parse, percents_text
+from scoring.money import MAX_FEE, MONEY_SETTINGS, MoneyKind, payout_percents_parse
 from scoring.standings import ORDERS, order_label
 
 
@@ -33,6 +34,34 @@ class Event(models.Model):
 
 # The standings orders a director chooses from, stored as the engine's criteria joined by commas.
 STANDINGS_ORDERS = [(",".join(order), order_label(order)) for order in ORDERS]
+
+
+def money_column(name: str) -> Any:
+    """The ``Tournament`` column of a money setting, as its declaration (``scoring.money.MONEY_SETTINGS``) says."""
+    setting = MONEY_SETTINGS[name]
+    label, default = setting.label, setting.default
+    if setting.kind in (MoneyKind.AMOUNT, MoneyKind.PERCENT):
+        digits = 8 if setting.kind is MoneyKind.AMOUNT else 5
+        return models.DecimalField(
+            max_digits=digits, decimal_places=2, default=default, verbose_name=label, help_text=setting.help
+        )
+    choices = setting.choices.choices() if setting.choices is not None else None
+    longest = 200 if setting.kind is MoneyKind.PERCENTS else 16
+    return models.CharField(
+        max_length=longest, choices=choices, default=default, verbose_name=label, help_text=setting.help
+    )
+
+
+def money_constraints() -> list[models.CheckConstraint]:
+    """The range of each money setting of a number's kind, kept by the database too."""
+    highest = {MoneyKind.AMOUNT: MAX_FEE, MoneyKind.PERCENT: 100}
+    return [
+        models.CheckConstraint(
+            condition=Q(**{f"{name}__gte": 0, f"{name}__lte": highest[setting.kind]}), name=f"tournament_{name}_range"
+        )
+        for name, setting in MONEY_SETTINGS.items()
+        if setting.kind in highest
+    ]
 
 
 class Tournament(models.Model):
@@ -94,19 +123,11 @@ class Tournament(models.Model):
         help_text="Goes up with every logged change, a hand on an unsigned sheet included: the cached renderings "
         "of the live pages (tables, projector) key on it.",
     )
-    entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0, help_text="Per team.")
-    side_pot_fee = models.DecimalField(
-        max_digits=8, decimal_places=2, default=0, help_text="Per team in the side pot; 0: no side pot."
-    )
-    house_percent = models.DecimalField(
-        max_digits=5, decimal_places=2, default=0, help_text="The house's share of the entry fees, in percent."
-    )
-    payout_percents = models.CharField(
-        max_length=200,
-        default=percents_text(DEFAULT_PAYOUT_PERCENTS),
-        help_text="The prize pool's percentages by final place, best first: they add up to 100 and never rise.",
-    )
-    side_pot_rule = models.CharField(max_length=8, choices=SidePotRule.choices(), default=SidePotRule.PLACING)
+    entry_fee = money_column("entry_fee")
+    side_pot_fee = money_column("side_pot_fee")
+    house_percent = money_column("house_percent")
+    payout_percents = money_column("payout_percents")
+    side_pot_rule = money_column("side_pot_rule")
 
     class Meta:
         ordering = ["event", "created_at", "pk"]
@@ -116,13 +137,7 @@ class Tournament(models.Model):
                 condition=Q(qualifying_rounds__gte=1, qualifying_rounds__lte=20),
                 name="tournament_qualifying_rounds_range",
             ),
-            models.CheckConstraint(
-                condition=Q(entry_fee__gte=0, entry_fee__lte=MAX_FEE, side_pot_fee__gte=0, side_pot_fee__lte=MAX_FEE),
-                name="tournament_fees_range",
-            ),
-            models.CheckConstraint(
-                condition=Q(house_percent__gte=0, house_percent__lte=100), name="tournament_house_percent_range"
-            ),
+            *money_constraints(),
         ]
 
     def __str__(self):
@@ -192,26 +207,45 @@ def team_code_typed(text: str) -> str:
     return "".join(text.split()).replace("-", "").upper()[: CODE_LENGTH + 2]
 
 
+class _Named(Protocol):
+    """What ``TeamNaming`` reads of the team it names."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def player_name_list(self) -> list[str]: ...
+
+    @property
+    def player_names(self) -> str: ...
+
+    @property
+    def display_name(self) -> str: ...
+
+
 class TeamNaming:
     """How a team is named wherever it is shown: by its own name, else by its players' (``player_name_list``).
     The model and the standings' plain rows (``StandingTeam``) name a team alike."""
 
     __slots__ = ()
 
-    def __str__(self):
+    def __str__(self: _Named) -> str:
         return f"#{self.number} {self.display_name}"
 
     @property
-    def player_names(self) -> str:
+    def player_names(self: _Named) -> str:
         return " & ".join(self.player_name_list)
 
     @property
-    def player_surnames(self) -> str:
+    def player_surnames(self: _Named) -> str:
         """The players' last names, for a line too short for their whole names (the projector)."""
         return " & ".join(name.split()[-1] for name in self.player_name_list if name.split())
 
     @property
-    def display_name(self) -> str:
+    def display_name(self: _Named) -> str:
         return self.name or self.player_names or f"Team {self.number}"
 
 

@@ -12,8 +12,6 @@ class Pot(models.TextChoices):
     SIDE_POT = "side_pot", "Side pot"
 
 
-# The tournament's money settings (the rules, Money), as the services, the forms and the archive name them.
-MONEY_SETTINGS = ("entry_fee", "side_pot_fee", "house_percent", "payout_percents", "side_pot_rule")
 PRIZE_FROM: dict[str, str] = {Pot.ENTRY: "Prize pool", Pot.SIDE_POT: "Side pot"}
 
 

@@ -8,13 +8,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db.models import QuerySet
+
 from scoring import Seat
 from scoring.money import Placed, house_share, placing_payouts, side_pot_payouts
 from scoring.places import Place
 from tournament.models import Hand, Payment, Payout, Pot, Team, Tournament
 from tournament.models.money import PRIZE_FROM
 from tournament.selectors.placings import tournament_placings
-from tournament.selectors.standings import tournament_standings
+from tournament.selectors.standings import StandingTeam, tournament_standings
 from tournament.selectors.teams import teams_with_players
 
 ZERO = Decimal("0.00")
@@ -102,9 +104,9 @@ def _expected(tournament: Tournament, team: Team, entry_net: Decimal, side_net: 
 def desk_money(tournament: Tournament, teams: list[Team] | None = None) -> DeskMoney:
     """Every team's account in two queries (one if ``teams`` are given)."""
     teams = list(teams_with_players(tournament)) if teams is None else teams
-    sums = defaultdict(lambda: defaultdict(lambda: ZERO))
-    methods = defaultdict(set)
-    history = defaultdict(list)
+    sums: defaultdict[int, defaultdict[tuple[str, str], Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
+    methods: defaultdict[int, set[str]] = defaultdict(set)
+    history: defaultdict[int, list[Payment]] = defaultdict(list)
     for payment in Payment.objects.filter(tournament=tournament):
         history[payment.team_id].append(payment)
         if payment.voided_at is not None:
@@ -140,7 +142,7 @@ def desk_money(tournament: Tournament, teams: list[Team] | None = None) -> DeskM
     )
 
 
-def money_placings(tournament: Tournament) -> tuple[list[tuple[Team, int]], bool]:
+def money_placings(tournament: Tournament) -> tuple[list[tuple[Team | StandingTeam, int]], bool]:
     """The placings (team, place) the money is paid by, and whether they are final: the final placings once the
     tournament is over (``tournament_placings``: the playoff decided, or without a playoff every qualifying round
     signed); else the standings so far, for a preview."""
@@ -152,7 +154,7 @@ def money_placings(tournament: Tournament) -> tuple[list[tuple[Team, int]], bool
 
 def bostons_made(tournament: Tournament) -> dict[int, int]:
     """Bostons each team made on signed sheets, qualifying rounds and playoff alike (one query)."""
-    made = defaultdict(int)
+    made: defaultdict[int, int] = defaultdict(int)
     hands = Hand.objects.filter(
         table__round__tournament=tournament, table__locked_at__isnull=False, boston=True, counts=True
     ).values_list("bidder", "table__seatings__team_id", "table__seatings__pair")
@@ -225,7 +227,7 @@ class PayoutSheet:
         """Each cause of a difference, in words."""
         causes = []
         for line in self.lines:
-            if line.differs:
+            if line.paid is not None and line.differs:
                 causes.append(
                     f"Team #{line.team.number} was paid {line.paid.amount} for {line.paid.place} "
                     f"({line.paid.pot_name.lower()}); the sheet now says {line.amount}."
@@ -295,7 +297,7 @@ def payout_sheet(tournament: Tournament) -> PayoutSheet:
     )
 
 
-def team_payouts(team: Team):
+def team_payouts(team: Team) -> QuerySet[Payout]:
     """The prizes handed to a team, for its own page (the team sees only its own)."""
     return Payout.objects.filter(team=team).order_by("pot")
 

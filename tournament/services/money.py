@@ -4,73 +4,66 @@ Amounts are checked by the money engine (``scoring.money``); its refusals become
 Each action is one transaction and one entry of the log.
 """
 
+from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
+from typing import Any, TypeVar
 
 from django.db import transaction
 from django.utils import timezone
 
 from scoring import ScoringError
-from scoring.money import SidePotRule, amount_check, payout_percents_parse, percent_check, percents_text
+from scoring.money import MONEY_SETTINGS, amount_check, money_setting_check, money_setting_said
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
-from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.money import ZERO, desk_money, payout_sheet, split_said
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write, team_log_write
 from tournament.services.throttle import payout_key, throttle_check, throttle_clear, throttle_fail
 from tournament.typed import text_checked
 
+T = TypeVar("T")
 
-def _checked(check, *args, **kwargs):
+
+def _checked(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     try:
         return check(*args, **kwargs)
     except ScoringError as error:
         raise ServiceError(str(error), field=error.field) from None
 
 
-def _settings(tournament: Tournament) -> dict:
+def _settings(tournament: Tournament) -> dict[str, str]:
     return {name: str(getattr(tournament, name)) for name in MONEY_SETTINGS}
 
 
 @transaction.atomic
-def money_settings_set(
-    *,
-    tournament: Tournament,
-    entry_fee,
-    side_pot_fee,
-    house_percent,
-    payout_percents: str,
-    side_pot_rule: str,
-    actor: Actor | None = None,
-) -> Tournament:
-    """Fees, the house's share, the payout percentages and the side pot's rule; refused once a prize is paid
-    (the sheet already handed out would no longer add up)."""
+def money_settings_set(*, tournament: Tournament, actor: Actor | None = None, **settings: object) -> Tournament:
+    """The money settings by name (``scoring.money.MONEY_SETTINGS``: ``entry_fee``, ``side_pot_fee``,
+    ``house_percent``, ``payout_percents``, ``side_pot_rule``), each as typed and checked as declared; one not
+    given stays as it is. A setting that locks is refused once a prize is paid (the sheet already handed out
+    would no longer add up)."""
+    unknown = sorted(set(settings) - set(MONEY_SETTINGS))
+    if unknown:
+        raise TypeError(f"money_settings_set() got settings it does not know: {', '.join(unknown)}")
     tournament = Tournament.objects.select_for_update().select_related("event").get(pk=tournament.pk)
-    values = {
-        "entry_fee": _checked(amount_check, entry_fee, field="entry_fee"),
-        "side_pot_fee": _checked(amount_check, side_pot_fee, field="side_pot_fee"),
-        "house_percent": _checked(percent_check, house_percent, field="house_percent"),
-        "payout_percents": percents_text(_checked(payout_percents_parse, str(payout_percents))),
-    }
-    if side_pot_rule not in SidePotRule.values():
-        raise ServiceError("Choose how the side pot is paid.", field="side_pot_rule")
-    values["side_pot_rule"] = side_pot_rule
+    values = {name: _checked(money_setting_check, name, settings[name]) for name in MONEY_SETTINGS if name in settings}
     before = _settings(tournament)
     differing = {name: value for name, value in values.items() if str(value) != before[name]}
     if not differing:
         return tournament
-    if tournament.payouts.exists():
+    if any(MONEY_SETTINGS[name].locks for name in differing) and tournament.payouts.exists():
         raise ServiceError("Prizes have been paid already: the money settings can no longer change.")
     for name, value in differing.items():
         setattr(tournament, name, value)
     tournament.save(update_fields=list(differing))
     fees_settle(tournament)
-    changed(Changed.TOURNAMENT, tournament)  # the public rules page states the money settings
+    if any(MONEY_SETTINGS[name].public for name in differing):
+        changed(Changed.TOURNAMENT, tournament)  # the public rules page states them
     log_write(
         actor=actor_of(actor),
         action=LogEntry.Action.MONEY_SETTINGS,
-        summary=f"Money: entry fee {tournament.entry_fee}, side pot {tournament.side_pot_fee}, house "
-        f"{tournament.house_percent}%, payouts {tournament.payout_percents}, side pot by {tournament.side_pot_rule}",
+        summary="Money: " + ", ".join(money_setting_said(name, getattr(tournament, name)) for name in MONEY_SETTINGS),
         tournament=tournament,
         before=before,
         after=_settings(tournament),
@@ -107,9 +100,9 @@ def _pot(pot: str) -> str:
     return pot
 
 
-def _amount(amount, *, missing: str):
+def _amount(typed: object, *, missing: str) -> Decimal:
     """A sum of money as entered at the desk, refused beside its field when it is not one or is nothing."""
-    amount = _checked(amount_check, amount, field="amount")
+    amount = _checked(amount_check, typed, field="amount")
     if amount == 0:
         raise ServiceError(missing, field="amount")
     return amount
@@ -127,18 +120,20 @@ def _payment_said(payment: Payment) -> dict:
     return {"amount": str(payment.amount), "method": payment.method, "pot": payment.pot, "kind": payment.kind}
 
 
-def _money_record(team: Team, actor, action: str, says: str, *, reason: str = "", **payment) -> Payment:
+def _money_record(
+    team: Team, actor: Actor | None, action: str, says: str, *, reason: str = "", **payment: Any
+) -> Payment:
     """Store money received from or handed back to a team, settle its fee, and log it."""
-    actor = actor_of(actor)
+    by = actor_of(actor)
     record = Payment.objects.create(
-        tournament=team.tournament, team=team, reason=reason[:200], recorded_by=actor.name, **payment
+        tournament=team.tournament, team=team, reason=reason[:200], recorded_by=by.name, **payment
     )
     _fee_settled(team)
-    team_log_write(team, actor, action, says, reason=reason, after=_payment_said(record))
+    team_log_write(team, by, action, says, reason=reason, after=_payment_said(record))
     return record
 
 
-def _first_prize(team: Team, pot: str):
+def _first_prize(team: Team, pot: str) -> datetime | None:
     """When the first prize from ``pot`` was paid, or None."""
     return team.tournament.payouts.filter(pot=pot).order_by("paid_at").values_list("paid_at", flat=True).first()
 
@@ -166,7 +161,7 @@ def _leaving_check(team: Team, pot: str, amount: Decimal, what: str) -> None:
 
 @transaction.atomic
 def payment_record(
-    *, team: Team, amount, method: str = Payment.Method.CASH, pot: str = Pot.ENTRY, actor: Actor | None = None
+    *, team: Team, amount: object, method: str = Payment.Method.CASH, pot: str = Pot.ENTRY, actor: Actor | None = None
 ) -> Payment:
     """Money received from a team at the desk, for its entry fee or the side pot."""
     team, amount = _locked_team(team), _amount(amount, missing="Enter the amount received.")
@@ -183,7 +178,7 @@ OWED = "owed"  # a payment booked where the team owes: the entry fee first, then
 
 @transaction.atomic
 def payment_book(
-    *, team: Team, amount, method: str = Payment.Method.CASH, pot: str = OWED, actor: Actor | None = None
+    *, team: Team, amount: object, method: str = Payment.Method.CASH, pot: str = OWED, actor: Actor | None = None
 ) -> list[Payment]:
     """Money received at the desk, booked where the team owes it (the entry fee, then the side pot: one payment
     per pot), or all to one ``pot`` when the director says so."""
@@ -205,7 +200,13 @@ def payments_said(payments: list[Payment]) -> str:
 
 @transaction.atomic
 def refund_record(
-    *, team: Team, amount, reason: str, pot: str = Pot.ENTRY, method: str = Payment.Method.CASH, actor=None
+    *,
+    team: Team,
+    amount: object,
+    reason: str,
+    pot: str = Pot.ENTRY,
+    method: str = Payment.Method.CASH,
+    actor: Actor | None = None,
 ) -> Payment:
     """Money handed back to a team (a withdrawal, a mistake): never more than it has paid, with a reason."""
     team, amount = _locked_team(team), _amount(amount, missing="Enter the amount refunded.")
@@ -314,24 +315,16 @@ def payment_move(
     )
     fees_settle(source.tournament, [source] if target.pk == source.pk else [source, target])
     said = f"{payment.amount} ({Pot(payment.pot).label.lower()})"
-    team_log_write(
-        source,
-        actor,
-        LogEntry.Action.PAYMENT_MOVED,
-        f"had a payment of {said} moved to {where}",
-        reason=reason,
-        before=_payment_said(payment),
-        after=_payment_said(moved),
-    )
+    # Each team's history says the move: the source the payment it had, the target (another team) what it got.
+    logged: list[tuple[Team, str, dict | None]] = [
+        (source, f"had a payment of {said} moved to {where}", _payment_said(payment))
+    ]
     if target.pk != source.pk:
-        team_log_write(
-            target,
-            actor,
-            LogEntry.Action.PAYMENT_MOVED,
-            f"was booked {moved.amount} moved from team #{source.number}'s {Pot(payment.pot).label.lower()}",
-            reason=reason,
-            after=_payment_said(moved),
-        )
+        from_where = f"team #{source.number}'s {Pot(payment.pot).label.lower()}"
+        logged.append((target, f"was booked {moved.amount} moved from {from_where}", None))
+    for whose, says, before in logged:
+        moved_said = {"reason": reason, "before": before, "after": _payment_said(moved)}
+        team_log_write(whose, actor, LogEntry.Action.PAYMENT_MOVED, says, **moved_said)
     return moved
 
 
@@ -369,9 +362,10 @@ def payout_undo(*, payout: Payout, reason: str, actor: Actor | None = None) -> P
     sheet shows it unpaid again and the log keeps what was paid, to whom and whether the team confirmed it."""
     reason = _reason(reason, missing="Say why the prize payment is undone: it goes in the log.")
     Tournament.objects.select_for_update().filter(pk=payout.tournament_id).first()
-    payout = Payout.objects.select_related("team__tournament__event").filter(pk=payout.pk).first()
-    if payout is None:
+    found = Payout.objects.select_related("team__tournament__event").filter(pk=payout.pk).first()
+    if found is None:
         raise ServiceError("That prize payment was undone already.")
+    payout = found
     before = {"amount": str(payout.amount), "place": str(payout.place), "pot": payout.pot, "paid_by": payout.paid_by}
     if payout.confirmed_at is not None:
         before["confirmed"] = f"{payout.confirmed_on}, {payout.confirmed_at.isoformat()}"

@@ -65,6 +65,31 @@ def test_settings_are_kept_and_logged(tournament):
     assert entry.before["entry_fee"] == "0.00" and entry.after["entry_fee"] == "100.00"
 
 
+def test_a_script_may_change_one_setting_and_the_others_stay(tournament):
+    settings(tournament)
+    money_settings_set(tournament=tournament, house_percent="12.5")
+    tournament.refresh_from_db()
+    assert (tournament.entry_fee, tournament.house_percent, tournament.payout_percents) == (
+        D(100),
+        D("12.5"),
+        "50, 30, 20",
+    )
+    entry = LogEntry.objects.filter(action=LogEntry.Action.MONEY_SETTINGS).latest("pk")
+    assert entry.summary == (
+        "Money: entry fee 100.00, side pot 20.00, house 12.50%, payouts 50, 30, 20, side pot by placing"
+    )
+    with pytest.raises(TypeError, match="entry_fees"):
+        money_settings_set(tournament=tournament, entry_fees="5")
+
+
+def test_a_side_pot_rule_that_is_none_of_the_choices_is_refused_beside_it(tournament):
+    with pytest.raises(ServiceError, match="The side pot is paid: choose one of the choices") as refused:
+        settings(tournament, side_pot_rule="dice")
+    assert refused.value.field == "side_pot_rule"
+    tournament.refresh_from_db()
+    assert tournament.side_pot_rule == "placing"
+
+
 def test_the_desk_totals_as_payments_come_in(tournament, make_teams):
     settings(tournament)
     one, two, _ = make_teams(tournament, 3)

@@ -8,10 +8,9 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from scoring import ScoringError
-from scoring.money import amount_check, payout_percents_parse, percent_check, prize_pool
+from scoring.money import MONEY_SETTINGS, amount_check, money_setting_check, prize_pool
 from tournament.models import Payment, Payout, Pot, Team, Tournament
-from tournament.models.money import MONEY_SETTINGS
-from tournament.services.archive.schema import MoneyData
+from tournament.services.archive.schema import MoneyData, MoneyRecords
 from tournament.services.archive.sheets import refuse, set_times
 from tournament.services.money import fees_settle
 
@@ -48,7 +47,7 @@ def _checked(path: str, check: Callable[..., T], *args: Any, **kwargs: Any) -> T
         refuse(path, str(error))
 
 
-def money_import(tournament: Tournament, money: MoneyData | None, path: str, team: TeamLookup) -> None:
+def money_import(tournament: Tournament, money: MoneyRecords | None, path: str, team: TeamLookup) -> None:
     """The tournament's money from its archive (none in archives before version 4: the defaults stay).
 
     Money that could not have been booked at the desk refuses the file: a refund above what the team has paid
@@ -56,21 +55,17 @@ def money_import(tournament: Tournament, money: MoneyData | None, path: str, tea
     holds (the entry fees received less the house's share; the side-pot fees received)."""
     if money is None:
         return
-    _checked(f"{path}.entry_fee", amount_check, money.entry_fee, field="entry_fee")
-    _checked(f"{path}.side_pot_fee", amount_check, money.side_pot_fee, field="side_pot_fee")
-    _checked(f"{path}.house_percent", percent_check, money.house_percent)
-    _checked(f"{path}.payout_percents", payout_percents_parse, money.payout_percents)
     for name in MONEY_SETTINGS:
-        setattr(tournament, name, getattr(money, name))
+        setattr(tournament, name, _checked(f"{path}.{name}", money_setting_check, name, getattr(money, name)))
     tournament.save(update_fields=list(MONEY_SETTINGS))
     held = _payments_import(tournament, money, path, team)
     tournament.refresh_from_db(fields=list(MONEY_SETTINGS))  # the amounts as stored, not as archived text
     fees_settle(tournament)  # a "fee paid" mark from before the fee existed yields to the amounts
-    _payouts_import(tournament, money, path, team, _pools(held, Decimal(money.house_percent)))
+    _payouts_import(tournament, money, path, team, _pools(held, tournament.house_percent))
 
 
 def _payments_import(
-    tournament: Tournament, money: MoneyData, path: str, team: TeamLookup
+    tournament: Tournament, money: MoneyRecords, path: str, team: TeamLookup
 ) -> dict[tuple[int, str], Decimal]:
     """The payments and refunds, in the file's order; what each team holds in each pot after them."""
     held: dict[tuple[int, str], Decimal] = {}
@@ -100,7 +95,7 @@ def _payments_import(
 
 
 def _payouts_import(
-    tournament: Tournament, money: MoneyData, path: str, team: TeamLookup, pools: dict[str, Decimal]
+    tournament: Tournament, money: MoneyRecords, path: str, team: TeamLookup, pools: dict[str, Decimal]
 ) -> None:
     prizes = dict.fromkeys(Pot.values, ZERO)
     paid = set()

@@ -9,7 +9,7 @@ is by a player of that team...) is checked while loading (``load.py``, ``tournam
 
 import datetime
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import (
     AfterValidator,
@@ -22,11 +22,12 @@ from pydantic import (
     PlainSerializer,
     Strict,
     StringConstraints,
+    create_model,
 )
 from pydantic_core import PydanticCustomError
 
 from scoring import Absent, BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
-from scoring.money import SidePotRule
+from scoring.money import MONEY_SETTINGS, MoneyKind, MoneySetting
 from scoring.places import Place
 from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
 from tournament.typed import characters_problem
@@ -36,7 +37,7 @@ VERSION = 6
 READS = (1, 2, 3, 4, 5, VERSION)
 
 
-def _typed(needed: bool):
+def _typed(needed: bool) -> AfterValidator:
     """Refuse text the app refuses when it is typed (``tournament.typed``): control characters, and invisible
     ones that reverse or hide what is shown; ``needed``: blank text too."""
 
@@ -51,18 +52,18 @@ def _typed(needed: bool):
     return AfterValidator(check)
 
 
-def text(longest: int | None, *, needed: bool = False):
+def text(longest: int | None, *, needed: bool = False) -> Any:
     """Text as a person types it, of at most ``longest`` characters (the database's own limit; None: a text
     field without one); ``needed``: not blank."""
     return Annotated[str, StringConstraints(max_length=longest, min_length=1 if needed else 0), _typed(needed)]
 
 
-def number(low: int, high: int):
+def number(low: int, high: int) -> Any:
     return Annotated[int, Field(ge=low, le=high)]
 
 
-def one_of(*values: str):
-    return Literal[values]  # type: ignore[valid-type]
+def one_of(*values: str) -> Any:
+    return Literal[values]
 
 
 Time = Annotated[
@@ -78,7 +79,7 @@ PlayerId = number(1, 1_000_000)
 TeamNumber = number(1, 9999)
 
 
-def _cents_text(value):
+def _cents_text(value: object) -> object:
     """A record's ``Decimal`` amount written as the archive keeps it: a string with cents ("25.00")."""
     return f"{value:.2f}" if isinstance(value, Decimal) else value
 
@@ -351,16 +352,32 @@ class PayoutData(Recorded):
     confirmed_on: text(100) = ""
 
 
-class MoneyData(Recorded):
-    """The tournament's money settings (the rules, Money), every payment and refund, and the prizes paid."""
+class MoneyRecords(Protocol):
+    """What the archive keeps of the desk's records of a tournament's money (``MoneyData`` beside its settings)."""
 
-    entry_fee: Money
-    side_pot_fee: Money
-    house_percent: Money
-    payout_percents: text(200, needed=True)
-    side_pot_rule: one_of(*SidePotRule.values())
-    payments: list[PaymentData] = []
-    payouts: list[PayoutData] = []
+    payments: list[PaymentData]
+    payouts: list[PayoutData]
+
+
+def _archived(setting: MoneySetting) -> Any:
+    """How the archive keeps a money setting of the setting's kind; an archive without it (one written before the
+    setting was declared) reads it as its default."""
+    if setting.choices is not None:
+        return one_of(*setting.choices.values())
+    return text(200, needed=True) if setting.kind is MoneyKind.PERCENTS else Money
+
+
+_MONEY_FIELDS: dict[str, Any] = {
+    **{name: (_archived(setting), _cents_text(setting.default)) for name, setting in MONEY_SETTINGS.items()},
+    "payments": (list[PaymentData], []),
+    "payouts": (list[PayoutData], []),
+}
+MoneyData = create_model(
+    "MoneyData",
+    __base__=Recorded,
+    __doc__="The tournament's money settings (the rules, Money), every payment and refund, and the prizes paid.",
+    **_MONEY_FIELDS,
+)
 
 
 class SitOutData(Part):

@@ -3,12 +3,15 @@ the event around it). Each part that depends on another is checked as it is load
 problem by its place in the file.
 """
 
+from collections.abc import Callable
+
 from scoring import RuleSet, ScoringError
 from scoring.places import Place
 from tournament.errors import ServiceError
 from tournament.models import (
     Announcement,
     Event,
+    Player,
     PlayoffMatch,
     PlayoffSeed,
     Round,
@@ -23,7 +26,7 @@ from tournament.models import (
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive import schema
-from tournament.services.archive.money import money_import
+from tournament.services.archive.money import TeamLookup, money_import
 from tournament.services.archive.sheets import (
     TableBuild,
     import_log,
@@ -38,6 +41,11 @@ from tournament.services.clock import round_completion_store
 from tournament.services.events import free_slug
 from tournament.services.playoffs import playoff_matches_create, playoff_resolve
 from tournament.services.teams.codes import unused_team_codes
+
+# An archive's player by its id in the file, refused at the place given when there is none.
+PlayerLookup = Callable[[int, str], Player]
+# A user's pk by the name an archived log or signature gives, None when this database has no such user.
+UserLookup = Callable[[str], int | None]
 
 
 def _team_codes(entries: list[schema.TeamData], path: str, as_copy: bool, renewed: list[str]) -> list[str]:
@@ -57,16 +65,21 @@ def _team_codes(entries: list[schema.TeamData], path: str, as_copy: bool, renewe
     keeps = [entry.code in kept and entry.code not in taken for entry in entries]
     fresh = iter(unused_team_codes(keeps.count(False), avoid=set(kept)) if not all(keeps) else [])
     renewed += [f"team #{entry.number}" for entry in entries if entry.code in taken]
-    return [entry.code if keep else next(fresh) for entry, keep in zip(entries, keeps, strict=True)]
+    return [entry.code if keep and entry.code else next(fresh) for entry, keep in zip(entries, keeps, strict=True)]
 
 
 def _import_teams(
-    tournament: Tournament, entries, path: str, player, as_copy, renewed: list[str]
+    tournament: Tournament,
+    entries: list[schema.TeamData],
+    path: str,
+    player: PlayerLookup,
+    as_copy: bool,
+    renewed: list[str],
 ) -> tuple[dict[int, Team], dict[int, set[int]]]:
     """The tournament's teams by number and their players' pks by team pk, in a fixed number of queries."""
     placed: dict[int, str] = {}
     numbers: set[int] = set()
-    members_of = []
+    members_of: list[list[Player]] = []
     for index, entry in enumerate(entries):
         team_path = f"{path}.teams[{index}]"
         if entry.number in numbers:
@@ -93,14 +106,20 @@ def _import_teams(
         for team, members in zip(created, members_of, strict=True)
         for position, member in enumerate(members, start=1)
     )
-    members = {
+    players_of = {
         team.pk: {member.pk for member in team_members} for team, team_members in zip(created, members_of, strict=True)
     }
-    return {team.number: team for team in created}, members
+    return {team.number: team for team in created}, players_of
 
 
 def tournament_import(
-    event: Event, entry: schema.TournamentData, path: str, player, user_pk, as_copy, renewed: list[str]
+    event: Event,
+    entry: schema.TournamentData,
+    path: str,
+    player: PlayerLookup,
+    user_pk: UserLookup,
+    as_copy: bool,
+    renewed: list[str],
 ) -> Tournament:
     slug = free_slug(Tournament, entry.slug) if as_copy else entry.slug
     if not as_copy and Tournament.objects.filter(slug=slug).exists():
@@ -124,7 +143,7 @@ def tournament_import(
     set_times(Tournament, tournament.pk, created_at=entry.created_at)
     teams, members = _import_teams(tournament, entry.teams, path, player, as_copy, renewed)
 
-    def team(number, where):
+    def team(number: int, where: str) -> Team:
         if number not in teams:
             refuse(where, f"no team number {number!r} in this tournament")
         return teams[number]
@@ -182,7 +201,7 @@ def tournament_import(
     return tournament
 
 
-def _import_sit_outs(tournament: Tournament, entry: schema.TournamentData, path: str, team) -> None:
+def _import_sit_outs(tournament: Tournament, entry: schema.TournamentData, path: str, team: TeamLookup) -> None:
     """The teams marked as sitting out a qualifying round, each before the round was drawn: so never a team the
     round seats (at a table or with a bye), nor a round of the playoff."""
     playing = {
@@ -212,7 +231,12 @@ def _import_sit_outs(tournament: Tournament, entry: schema.TournamentData, path:
 
 
 def _import_substitutes(
-    entries: list[schema.SubstituteData], path: str, rounds: dict, team, player, members
+    entries: list[schema.SubstituteData],
+    path: str,
+    rounds: dict[int, Round],
+    team: TeamLookup,
+    player: PlayerLookup,
+    members: dict[int, set[int]],
 ) -> dict[tuple[int, int], Substitute]:
     """Substitutes of the tournament's rounds: one a team and round, for one of the team's own players. Made
     before the sheets, which a substitute may have signed; returned by (round number, team number)."""
@@ -234,8 +258,10 @@ def _import_substitutes(
     return made
 
 
-def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team) -> None:
-    seeds, seeded, created = set(), {}, []
+def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str, team: TeamLookup) -> None:
+    seeds: set[int] = set()
+    seeded: dict[int, int] = {}
+    created: list[PlayoffSeed] = []
     for index, seed_entry in enumerate(playoff.seeds):
         s_path = f"{path}.seeds[{index}]"
         if seed_entry.seed in seeds:
@@ -257,12 +283,21 @@ def _import_seeds(tournament: Tournament, playoff: schema.PlayoffData, path: str
 
 
 def _import_round(
-    round_: Round, entry: schema.RoundData, path, team, player, members, substitutes, user_pk, as_copy, seatings
+    round_: Round,
+    entry: schema.RoundData,
+    path: str,
+    team: TeamLookup,
+    player: PlayerLookup,
+    members: dict[int, set[int]],
+    substitutes: dict[tuple[int, int], Substitute],
+    user_pk: UserLookup,
+    as_copy: bool,
+    seatings: list[Seating],
 ) -> list[TableBuild]:
     """A round's byes and tables, checked and made (stored by the caller with the tournament's others)."""
     in_round: dict[int, str] = {}
 
-    def seat(team_number, where, table=None, pair=""):
+    def seat(team_number: int, where: str, table: Table | None = None, pair: str = "") -> Team:
         found = team(team_number, where)
         if found.pk in in_round:
             refuse(where, f"team {team_number} already plays in this round at {in_round[found.pk]}")

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from scoring.money import MONEY_SETTINGS
 from tournament import printing, selectors
 from tournament.errors import ServiceError
 from tournament.forms.money import (
@@ -20,7 +21,7 @@ from tournament.forms.money import (
     RefundForm,
 )
 from tournament.models import Payment
-from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
+from tournament.models.money import PRIZE_FROM
 from tournament.selectors.money import payout_sheet
 from tournament.services import money
 from tournament.tables import PayoutExport
@@ -162,20 +163,27 @@ def payout_pay(request, slug):
     )
 
 
+def _payout_form_action(request, slug, pk, form_class, service, *, done, invalid):
+    """A desk act on one prize paid (undone, or handed over), from its form on the payout sheet and back to it;
+    ``done`` says it of the payout."""
+    tournament = selectors.tournament_get(slug)
+    payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
+    act = partial(service, payout=payout, actor=request_actor(request))
+    form = form_class(request.POST)
+    return form_action(request, form, act, done=done(payout), invalid=invalid, to="director:payouts", slug=slug)
+
+
 @require_POST
 @director_required
 def payout_undo(request, slug, pk):
-    tournament = selectors.tournament_get(slug)
-    payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
-    undo = partial(money.payout_undo, payout=payout, actor=request_actor(request))
-    return form_action(
+    return _payout_form_action(
         request,
-        ReasonForm(request.POST),
-        undo,
-        done=f"Team #{payout.team.number}'s prize of {payout.amount} is unpaid again.",
+        slug,
+        pk,
+        ReasonForm,
+        money.payout_undo,
+        done=lambda payout: f"Team #{payout.team.number}'s prize of {payout.amount} is unpaid again.",
         invalid="Say why the prize payment is undone.",
-        to="director:payouts",
-        slug=slug,
     )
 
 
@@ -183,17 +191,14 @@ def payout_undo(request, slug, pk):
 @director_required
 def payout_confirm_at_desk(request, slug, pk):
     """The hand-over at the desk, signed by the player taking the prize (no team code: the desk sees them all)."""
-    tournament = selectors.tournament_get(slug)
-    payout = get_object_or_404(tournament.payouts.select_related("team"), pk=pk)
-    hand_over = partial(money.payout_hand_over, payout=payout, actor=request_actor(request))
-    return form_action(
+    return _payout_form_action(
         request,
-        HandOverForm(request.POST),
-        hand_over,
-        done=f"Team #{payout.team.number} signed for {payout.amount}.",
+        slug,
+        pk,
+        HandOverForm,
+        money.payout_hand_over,
+        done=lambda payout: f"Team #{payout.team.number} signed for {payout.amount}.",
         invalid="The player taking the prize types their name.",
-        to="director:payouts",
-        slug=slug,
     )
 
 

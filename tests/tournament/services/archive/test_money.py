@@ -56,6 +56,13 @@ def test_money_the_desk_could_book_is_imported(with_money):
     }
 
 
+def test_a_money_setting_the_archive_does_not_have_is_its_default(with_money):
+    """An archive written before a setting was declared reads it as the setting's default."""
+    del money_of(with_money)["payout_percents"]
+    event = event_import(data=with_money)
+    assert event.tournaments.order_by("pk").first().payout_percents == "50, 30, 20"
+
+
 def test_a_refund_above_what_the_team_paid_is_refused(with_money):
     money_of(with_money)["payments"].append(payment(2, "20.01", refund=True))
     assert refused(with_money) == (
