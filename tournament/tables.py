@@ -196,8 +196,9 @@ class StandingsListing(TeamsRanked):
         opening = f"<td {AttributeDict(column.attrs['td']).as_html()}>" if "td" in column.attrs else "<td>"
         render = getattr(self, f"render_{name}", None)
         empty, default = column.empty_values, column.default or self.default
+        read = attrgetter((column.accessor or name).replace("__", "."))
         cells = []
-        for row, value in zip(rows, map(attrgetter(column.accessor.replace("__", ".")), rows), strict=True):
+        for row, value in zip(rows, map(read, rows), strict=True):
             shown = default if value in empty else value if render is None else render(record=row, value=value)
             cells.append(f"{opening}{shown if isinstance(shown, SafeData | int) else escape(str(shown))}</td>")
         return cells
