@@ -9,9 +9,8 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import ScoringError
 from scoring.money import SidePotRule, amount_check, payout_percents_parse, percent_check, percents_text
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
 from tournament.models.money import MONEY_SETTINGS, PRIZE_FROM
 from tournament.selectors.money import ZERO, desk_money, payout_sheet, split_said
@@ -22,10 +21,8 @@ from tournament.typed import text_checked
 
 
 def _checked(check, *args, **kwargs):
-    try:
+    with engine_refusal():
         return check(*args, **kwargs)
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
 
 
 def _settings(tournament: Tournament) -> dict:

@@ -19,6 +19,7 @@ from tournament.selectors.tables import SeatView, team_signers
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext
 from tournament.services.teams import team_code_open, team_self_check_in, team_withdraw_request
 from tournament.views.common import first_error_focus, refusal_say, service_run
 from tournament.views.device import device_of
@@ -138,6 +139,11 @@ def _act(request, team: Team, form, call, done, *, drawn: bool = True, **refused
     return _page(request, team, status=400, **refused)
 
 
+def _team_change(request, team: Team, version: int) -> ChangeContext:
+    """A change to the sheet the team makes on its own phone, from the sheet's ``version`` it was shown."""
+    return ChangeContext(version=version, actor=Actor.team(team, device_of(request)))
+
+
 def _enters(now) -> bool:
     """Whether the team's page draws its entry forms (blind double entry, the round still playing)."""
     return now.team.tournament.double_entry and not now.table.complete and not now.table.signed
@@ -160,11 +166,10 @@ def team_sign(request, team_id):
     def sign(version, player):
         return sheets.sheet_sign(
             table=now.table,
-            version=version,
             pair=now.pair,
             **signer_of(signers[player]),
             code=team.code,
-            actor=Actor.team(team, device_of(request)),
+            context=_team_change(request, team, version),
         )
 
     def signed(signature) -> str:
@@ -181,9 +186,12 @@ def team_accept(request, team_id, sequence):
     if hand is None:
         raise Http404("No such hand at your table.")
     form = VersionForm(request.POST)
-    accept = partial(
-        sheets.hand_accept, table=now.table, hand=hand, code=team.code, actor=Actor.team(team, device_of(request))
-    )
+
+    def accept(version):
+        return sheets.hand_accept(
+            table=now.table, hand=hand, code=team.code, context=_team_change(request, team, version)
+        )
+
     return _act(request, team, form, accept, f"Hand {hand.hand_number} accepted.", drawn=False)
 
 
@@ -205,11 +213,10 @@ def team_enter(request, team_id):
     def enter(**data):
         return sheets.hand_submit(
             table=now.table,
-            version=data["version"],
             pair=now.pair,
             code=team.code,
             entry=hand_entry(data),
-            actor=Actor.team(team, device_of(request)),
+            context=_team_change(request, team, data["version"]),
         )
 
     return _act(request, team, form, enter, _submitted, drawn=_enters(now), enter_form=form)
@@ -220,9 +227,11 @@ def team_redeal(request, team_id):
     team = _team(request, team_id)
     now = _table_and_pair(team)
     form = TeamRedealForm(request.POST, seats=now.seats, prefix="redeal")
-    submit = partial(
-        sheets.hand_submit, table=now.table, pair=now.pair, code=team.code, actor=Actor.team(team, device_of(request))
-    )
+
+    def submit(version, **redeal):
+        context = _team_change(request, team, version)
+        return sheets.hand_submit(table=now.table, pair=now.pair, code=team.code, **redeal, context=context)
+
     return _act(request, team, form, submit, _submitted, drawn=_enters(now), redeal_form=form)
 
 
