@@ -2,6 +2,7 @@
 
 import json
 from collections.abc import Iterable
+from dataclasses import fields
 from typing import Any, cast
 
 from django import forms
@@ -210,17 +211,9 @@ class HandForm(SeatChoices, VersionedForm):
 
 
 def hand_entry(cleaned: dict) -> HandEntry:
-    """A valid hand form's answers as the services take them."""
-    return HandEntry(
-        dealer=cleaned["dealer"],
-        bidder=cleaned["bidder"],
-        level=cleaned["level"],
-        kind=cleaned["kind"],
-        books=cleaned["books"],
-        suit=cleaned["suit"],
-        direction=cleaned["direction"],
-        out_of_turn=cleaned.get("out_of_turn", False),
-    )
+    """A valid hand form's answers as the services take them: the form names its answers as the entry does (a
+    team's own form has no out-of-turn mark)."""
+    return HandEntry(**{entry.name: cleaned[entry.name] for entry in fields(HandEntry) if entry.name in cleaned})
 
 
 class TeamHandForm(HandForm):
@@ -338,18 +331,25 @@ def signer_field():
     )
 
 
-class SignForm(forms.Form):
+class SignerChoices(VersionForm):
+    """A team's signature: one of the two who sat for it this round (``signers``)."""
+
+    player = signer_field()
+
+    def __init__(self, *args: Any, signers: list[SeatView], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices_set(self, "player", _signer_choices(signers))
+
+
+class SignForm(SignerChoices):
     """A team signs the sheet on the table's phone: a player and the team's code, unless this phone opened the
     team's page with it (``code_known``)."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
     pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
-    player = signer_field()
     code = code_field()
 
-    def __init__(self, *args: Any, signers: list[SeatView], code_known: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, code_known: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices_set(self, "player", _signer_choices(signers))
         if code_known:
             del self.fields["code"]
 
@@ -385,15 +385,8 @@ class TeamCodeForm(forms.Form):
     )
 
 
-class TeamSignForm(forms.Form):
+class TeamSignForm(SignerChoices):
     """Signing on the team's own page: the page was opened with the team's code."""
-
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    player = signer_field()
-
-    def __init__(self, *args: Any, signers: list[SeatView], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        choices_set(self, "player", _signer_choices(signers))
 
 
 class TeamRedealForm(SeatChoices, VersionForm):

@@ -4,7 +4,7 @@ whose shape the schema has checked; what the schema cannot see is refused here, 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypedDict, Unpack
 
 from django.db import connection, models
 from django.utils import timezone
@@ -71,17 +71,18 @@ def set_times_bulk(
         times_store(model, name, values)
 
 
-def import_log(
-    items: list[schema.LogData],
-    path: str,
-    *,
-    event: Event,
-    tournament: Tournament | None = None,
-    teams: Callable[[int, str], Team] | None = None,
-    table: Table | None = None,
-) -> None:
+class LogPlace(TypedDict, total=False):
+    """Where log entries of the archive belong besides their event: a tournament (its teams found by number),
+    or a table's sheet."""
+
+    tournament: Tournament | None
+    teams: Callable[[int, str], Team] | None
+    table: Table | None
+
+
+def import_log(items: list[schema.LogData], path: str, *, event: Event, **place: Unpack[LogPlace]) -> None:
     """Store the log entries of the event or a tournament (one query)."""
-    LogEntry.objects.bulk_create(log_entries(items, path, event=event, tournament=tournament, teams=teams, table=table))
+    LogEntry.objects.bulk_create(log_entries(items, path, event=event, **place))
 
 
 def log_entries(
