@@ -25,6 +25,8 @@ def text_of(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
 
 
+# What the sheet helpers pass on as the change's context (``Sheet.context``) besides its reason.
+CONTEXT_KEYS = {"actor", "user", "confirm_knock_on", "director_ruling"}
 ENGINE_TESTS = Path(__file__).parent / "scoring"
 
 
@@ -183,11 +185,25 @@ def table(tournament, make_teams):
 def sheet():
     """Helpers that enter a sheet through the services, always at the table's current version."""
     from tournament.services import sheets
+    from tournament.services.log import TABLE_LINK, Actor
 
     class Sheet:
         def version(self, table):
             table.refresh_from_db()
             return table.version
+
+        def context(self, table, *, actor=None, user=None, reason="", **flags):
+            """A change at the table's current version by ``actor``, else by a logged-in ``user`` (staff), else
+            by the table link."""
+            actor = actor or (Actor.staff(user) if user is not None else TABLE_LINK)
+            return sheets.ChangeContext(version=self.version(table), actor=actor, reason=reason, **flags)
+
+        def _split(self, table, kwargs, reason="reason"):
+            """The service's own keyword arguments, and the change's context made of the rest."""
+            given = {
+                "reason" if key == reason else key: kwargs.pop(key) for key in (CONTEXT_KEYS | {reason}) & set(kwargs)
+            }
+            return {**kwargs, "context": self.context(table, **given)}
 
         def hand(
             self, table, dealer, bidder, level, kind, books, suit="hearts", direction="", out_of_turn=False, **kwargs
@@ -195,20 +211,19 @@ def sheet():
             if kind == "nt":
                 suit = ""
             entry = sheets.HandEntry(dealer, bidder, level, kind, books, suit, direction, out_of_turn)
-            return sheets.hand_record(table=table, version=self.version(table), entry=entry, **kwargs)
+            return sheets.hand_record(table=table, entry=entry, **self._split(table, kwargs))
 
         def redeal(self, table, dealer, reason="misdeal", team="", **kwargs):
-            return sheets.redeal_record(
-                table=table, version=self.version(table), dealer=dealer, reason=reason, team=team, **kwargs
-            )
+            more = self._split(table, kwargs, reason="note")
+            return sheets.redeal_record(table=table, dealer=dealer, reason=reason, team=team, **more)
 
         def penalty(self, table, **kwargs):
-            return sheets.penalty_add(table=table, version=self.version(table), **kwargs)
+            return sheets.penalty_add(table=table, **self._split(table, kwargs))
 
         def sign(self, table, pair, player, **kwargs):
             """A player signs for their team with the team's code (the code on its check-in slip)."""
             kwargs.setdefault("code", table.seatings.get(pair=pair).team.code)
-            return sheets.sheet_sign(table=table, version=self.version(table), pair=pair, player=player, **kwargs)
+            return sheets.sheet_sign(table=table, pair=pair, player=player, **self._split(table, kwargs))
 
         def full_round(self, table):
             """North deals first: NS make 3 Uptown (+3), EW make 4 Downtown (+4), NS set on 2 Uptown (EW +2), EW make 1

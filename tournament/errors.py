@@ -1,3 +1,11 @@
+"""The refusals services raise, and the one way the engine's refusal becomes a service's."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from scoring import ScoringError
+
+
 class ServiceError(Exception):
     """A request the rules of the event refuse; the message is shown to the person who made it.
 
@@ -19,3 +27,13 @@ class ImportRejected(ServiceError):
     def __init__(self, problems: list[tuple[int, str]]):
         super().__init__(f"The file has {len(problems)} problem(s); nothing was imported.")
         self.problems = problems
+
+
+@contextmanager
+def engine_refusal(field: str | None = None) -> Iterator[None]:
+    """Run the engine: its refusal (``ScoringError``) is the service's, shown beside the field the engine names,
+    else beside ``field``."""
+    try:
+        yield
+    except ScoringError as error:
+        raise ServiceError(str(error), field=error.field or field) from None

@@ -17,6 +17,7 @@ from tournament.services import persons, series, sheets
 from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.sheets import ChangeContext
 
 DESK = {"width": 1280, "height": 800}
 WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -59,7 +60,9 @@ def demo(transactional_db, director):
     playing = Table.objects.filter(round__tournament=main, locked_at__isnull=True)
     tables = {table.hands.count(): table for table in playing.order_by("-number")}
     disputed = tables[3]
-    sheets.sheet_dispute(table=disputed, version=disputed.version, pair="NS", note="The third hand's books")
+    sheets.sheet_dispute(
+        table=disputed, pair="NS", note="The third hand's books", context=ChangeContext(version=disputed.version)
+    )
     # The round clock running and a substitute seated: every page that shows them is checked with them.
     # (The clock is set before the first round is published; the demo is past that, so it is stored directly.)
     Tournament.objects.filter(pk=main.pk).update(rules_data=replace(main.rules, round_minutes=50).to_dict())
@@ -273,7 +276,7 @@ def test_the_projector_type_reads_from_the_back_of_a_hall(browser, live_server, 
 def dealt_table(transactional_db, tournament, make_teams):
     make_teams(tournament, 2)
     table = round_publish(round=round_draw(tournament=tournament, method="manual")).tables.get()
-    return sheets.table_first_dealer_set(table=table, version=0, seat="N")
+    return sheets.table_first_dealer_set(table=table, seat="N", context=ChangeContext(version=0))
 
 
 def focused(page, script: str):

@@ -17,6 +17,7 @@ from tournament.services import sheets
 from tournament.services.clock import round_clock_start
 from tournament.services.events import tournament_rules_set
 from tournament.services.playoffs import playoff_publish, playoff_seed
+from tournament.services.sheets import ChangeContext
 from tournament.services.teams import PlayerEntry, team_register
 
 # Where the screenshots go, to be looked at (BROWSER_SCREENSHOTS=dir; else a temporary folder).
@@ -114,7 +115,7 @@ def test_the_first_question_of_a_round_is_on_screen_when_the_page_opens(phone, t
 
 
 def test_the_edit_page_shows_the_points_as_the_hand_is_changed(phone, fresh_table, sheet):
-    sheets.table_first_dealer_set(table=fresh_table, version=0, seat="N")
+    sheets.table_first_dealer_set(table=fresh_table, seat="N", context=ChangeContext(version=0))
     sheet.hand(fresh_table, "N", "N", 3, "high", 9)
     sheet.hand(fresh_table, "E", "E", 4, "low", 10)
     phone.goto(f"/table/{fresh_table.secret}/")
@@ -183,7 +184,7 @@ def test_a_round_counted_as_a_person_does_it(phone, fresh_table):
 def test_in_accept_mode_the_acceptance_then_the_next_hand_are_in_view(phone, fresh_table, opened):
     """The opponents accept with their code, or with one tap when they opened their team's page on this phone."""
     Tournament.objects.filter(pk=fresh_table.round.tournament_id).update(sheet_mode=Tournament.SheetMode.ACCEPT)
-    sheets.table_first_dealer_set(table=fresh_table, version=0, seat="N")
+    sheets.table_first_dealer_set(table=fresh_table, seat="N", context=ChangeContext(version=0))
     if opened:
         phone.goto(f"/my/?code={fresh_table.team_at('EW').code}")
         phone.get_by_role("button", name="Open my team's page").click()

@@ -10,6 +10,7 @@ from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
 from tournament.models import Hand
 from tournament.services import sheets
+from tournament.services.sheets import ChangeContext
 
 COUNT_TAPS = """
 window.addEventListener("pointerdown", function () {
@@ -23,7 +24,7 @@ def dealt_table(transactional_db, tournament, make_teams):
     """Table 1 of round 1 with North named as the first dealer, as the table does before the first hand."""
     make_teams(tournament, 2)
     table = round_published(tournament).tables.get()
-    return sheets.table_first_dealer_set(table=table, version=0, seat="N")
+    return sheets.table_first_dealer_set(table=table, seat="N", context=ChangeContext(version=0))
 
 
 def taps(page) -> int:
@@ -110,7 +111,11 @@ def test_a_hand_saved_on_the_wrong_books_is_undone_with_one_tap_and_corrected_wi
     hand = Hand.objects.get(table=dealt_table)
     assert (hand.bidder, hand.trump_suit, hand.books) == ("N", "hearts", 10)
 
-    sheets.hand_record(table=dealt_table, version=hand.table.version, entry=sheets.HandEntry("E", "E", 2, "high", 8))
+    sheets.hand_record(
+        table=dealt_table,
+        entry=sheets.HandEntry("E", "E", 2, "high", 8),
+        context=ChangeContext(version=hand.table.version),
+    )
     phone.get_by_role("button", name="Undo hand 1").click()
     phone.get_by_text("There is nothing to undo").wait_for()
     assert Hand.objects.filter(table=dealt_table).count() == 2, "not once another phone entered the next hand"
@@ -134,8 +139,10 @@ def test_a_choice_made_from_the_keyboard_saves_nothing_until_save(phone, dealt_t
 
 def test_remove_and_undo_a_hand(phone, dealt_table):
     entry = sheets.HandEntry("N", "N", 3, "high", 9)
-    sheets.hand_record(table=dealt_table, version=1, entry=entry)
-    sheets.hand_record(table=dealt_table, version=2, entry=sheets.HandEntry("E", "E", 4, "low", 10))
+    sheets.hand_record(table=dealt_table, entry=entry, context=ChangeContext(version=1))
+    sheets.hand_record(
+        table=dealt_table, entry=sheets.HandEntry("E", "E", 4, "low", 10), context=ChangeContext(version=2)
+    )
     phone.goto(f"/table/{dealt_table.secret}/")
     remove = phone.get_by_role("link", name="Remove hand 2")
     edit = phone.get_by_role("link", name="Edit hand 2")
@@ -248,7 +255,9 @@ def test_large_text_stays_on_a_phone_that_loses_the_network(phone, dealt_table, 
 
 
 def test_a_phone_with_hands_waiting_shows_only_the_hand_being_entered(phone, dealt_table):
-    sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "N", 3, "high", 9))
+    sheets.hand_record(
+        table=dealt_table, entry=sheets.HandEntry("N", "N", 3, "high", 9), context=ChangeContext(version=1)
+    )
     go_offline(phone, dealt_table)
     expect(phone.locator("#next-hand")).to_contain_text("Hand 2")
     enter_offline(phone, "E ·", "4 Special", 10)

@@ -9,6 +9,7 @@ from tests.conftest import round_published
 from tournament.roles import DIRECTORS, role_groups_ensure
 from tournament.services import sheets
 from tournament.services.draws import round_draw
+from tournament.services.sheets import ChangeContext
 
 LAPTOP = {"width": 1280, "height": 800}
 
@@ -18,7 +19,11 @@ def laptop(browser, live_server, transactional_db, tournament, make_teams):
     """The director logged in on a laptop; round 1 published, table 2 still playing."""
     make_teams(tournament, 4)
     first = round_published(tournament)
-    sheets.hand_record(table=first.tables.get(number=2), version=0, entry=sheets.HandEntry("N", "N", 3, "high", 9))
+    sheets.hand_record(
+        table=first.tables.get(number=2),
+        entry=sheets.HandEntry("N", "N", 3, "high", 9),
+        context=ChangeContext(version=0),
+    )
     director = get_user_model().objects.create_user("td", password="a-long-director-password", is_staff=True)
     director.groups.add(role_groups_ensure()[DIRECTORS])
     context = browser.new_context(viewport=LAPTOP, base_url=live_server.url)

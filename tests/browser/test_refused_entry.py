@@ -16,6 +16,7 @@ from tests.conftest import round_published
 from tournament.models import Hand, Round
 from tournament.services import sheets
 from tournament.services.events import tournament_rules_set
+from tournament.services.sheets import ChangeContext
 
 dealt_table = test_phone_entry.dealt_table
 
@@ -52,7 +53,9 @@ def assert_opened_for_correction(phone, number, field, reason, typed):
 
 
 def test_a_wrong_dealer_refused_online_opens_at_the_dealer_and_is_fixed_with_one_tap(phone, dealt_table):
-    sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "N", 3, "high", 9))
+    sheets.hand_record(
+        table=dealt_table, entry=sheets.HandEntry("N", "N", 3, "high", 9), context=ChangeContext(version=1)
+    )
     phone.goto(f"/table/{dealt_table.secret}/")
     type_hand(phone, "S ·", "4", 10, dealer="W ·")
     typed = {"dealer": "W", "bidder": "S", "bid": "4:high", "books": "10"}
@@ -71,7 +74,7 @@ def test_a_wrong_dealer_refused_online_opens_at_the_dealer_and_is_fixed_with_one
 def test_a_third_deal_is_refused_and_saved_once_marked_out_of_turn(phone, dealt_table):
     for version, dealer in ((1, "N"), (2, "E"), (3, "S")):
         entry = sheets.HandEntry(dealer, dealer, 3, "high", 9)
-        sheets.hand_record(table=dealt_table, version=version, entry=entry)
+        sheets.hand_record(table=dealt_table, entry=entry, context=ChangeContext(version=version))
     phone.goto(f"/table/{dealt_table.secret}/")
     type_hand(phone, "E ·", "2", 8, dealer="N ·")
     typed = {"dealer": "N", "bidder": "E", "bid": "2:high", "books": "8"}
@@ -92,7 +95,7 @@ def kitty_table(transactional_db, tournament, make_teams):
     tournament_rules_set(tournament=tournament, rules=dataclasses.replace(tournament.rules, deal=DealStyle.KITTY))
     make_teams(tournament, 2)
     table = round_published(tournament).tables.get()
-    return sheets.table_first_dealer_set(table=table, version=0, seat="N")
+    return sheets.table_first_dealer_set(table=table, seat="N", context=ChangeContext(version=0))
 
 
 def test_books_out_of_range_open_at_the_books(phone, kitty_table):
@@ -107,7 +110,9 @@ def test_books_out_of_range_open_at_the_books(phone, kitty_table):
 
 def test_a_stale_entry_opens_on_the_sheet_as_it_now_is_with_the_dealer_now_proposed(phone, dealt_table):
     phone.goto(f"/table/{dealt_table.secret}/")
-    sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "E", 5, "high", 11))
+    sheets.hand_record(
+        table=dealt_table, entry=sheets.HandEntry("N", "E", 5, "high", 11), context=ChangeContext(version=1)
+    )
     type_hand(phone, "N ·", "3", 9)
     typed = {"dealer": "E", "bidder": "N", "bid": "3:high", "books": "9"}
     said = "changed on another device after this was entered: Hand 1: 5 Uptown by East, 11 books"
@@ -131,7 +136,9 @@ def test_without_javascript_a_stale_entry_comes_back_with_the_dealer_now_propose
     tap_bid(form, "4")
     form.locator("[data-field=books] label").nth(10).click()
     form.get_by_role("button", name="Show points").click()
-    sheets.hand_record(table=dealt_table, version=1, entry=sheets.HandEntry("N", "E", 5, "high", 11))
+    sheets.hand_record(
+        table=dealt_table, entry=sheets.HandEntry("N", "E", 5, "high", 11), context=ChangeContext(version=1)
+    )
     page.get_by_role("button", name="Save hand 1").click()
 
     problem = page.locator("#hand-form").get_by_text("changed on another device after this was entered")

@@ -18,6 +18,7 @@ from tournament.services.absence import substitute_approve
 from tournament.services.clock import round_clock_start
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
+from tournament.services.sheets import ChangeContext
 from tournament.services.sheets.time import clock_time
 
 PROJECTOR = {"width": 1280, "height": 720}
@@ -149,7 +150,7 @@ def clocked_table(transactional_db, tournament, make_teams):
     tournament_rules_set(tournament=tournament, rules=RuleSet(round_minutes=20))
     make_teams(tournament, 2)
     round_ = round_clock_start(round=round_publish(round=round_draw(tournament=tournament, method="manual")))
-    return sheets.table_first_dealer_set(table=round_.tables.get(), version=0, seat="N")
+    return sheets.table_first_dealer_set(table=round_.tables.get(), seat="N", context=ChangeContext(version=0))
 
 
 def test_hands_entered_offline_before_time_was_called_count_once_back(browser, live_server, clocked_table, staff):
@@ -164,7 +165,7 @@ def test_hands_entered_offline_before_time_was_called_count_once_back(browser, l
     enter_offline(phone, "N ·", "3", 9)
     enter_offline(phone, "E ·", "4 Special", 10)
     clocked_table.refresh_from_db()
-    sheets.table_time_call(table=clocked_table, version=clocked_table.version, actor=staff)
+    sheets.table_time_call(table=clocked_table, context=ChangeContext(version=clocked_table.version, actor=staff))
 
     phone.context.set_offline(False)
     phone.get_by_text("Hand 2 saved").wait_for(timeout=20_000)

@@ -13,6 +13,7 @@ from tests.browser.test_phone_entry import enter_offline, tap_hand
 from tests.conftest import round_published
 from tournament.models import Hand
 from tournament.services import sheets
+from tournament.services.sheets import ChangeContext
 
 KEPT = "url => caches.open('bidwhist-sheets').then(cache => cache.match(url)).then(Boolean)"
 
@@ -50,7 +51,7 @@ def venue_table(transactional_db, tournament, make_teams):
     """Table 1 of round 1, North named as the first dealer."""
     make_teams(tournament, 2)
     table = round_published(tournament).tables.get()
-    return sheets.table_first_dealer_set(table=table, version=0, seat="N")
+    return sheets.table_first_dealer_set(table=table, seat="N", context=ChangeContext(version=0))
 
 
 def test_a_round_on_the_venue_server_through_a_network_cut_right_after_the_link_is_opened(venue_phone, venue_table):

@@ -11,8 +11,10 @@ from django.urls import reverse
 
 from tests.conftest import main_event, round_published, spring_classic
 from tournament.models import Person, Table, Team, Tournament
+from tournament.services.log import Actor
 from tournament.services.recompute import table_recompute
 from tournament.services.series import series_create
+from tournament.services.sheets import ChangeContext
 
 NASTY = [
     "",
@@ -502,7 +504,13 @@ def test_numbers_are_bounded_to_what_both_databases_store(director_client, tourn
     make_teams(tournament, 2)
     table = round_published(tournament).tables.get()
     with pytest.raises(ServiceError, match="at most 100 points") as refused:
-        penalty_add(table=table, version=0, kind="director_ruling", team="NS", points=10**9, reason="x", user=director)
+        penalty_add(
+            table=table,
+            kind="director_ruling",
+            team="NS",
+            points=10**9,
+            context=ChangeContext(version=0, actor=Actor.staff(director), reason="x"),
+        )
     assert refused.value.field == "points"
     response = director_client.post(
         reverse("director:round_new", args=[tournament.slug]),

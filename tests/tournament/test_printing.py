@@ -8,7 +8,8 @@ from pypdf import PdfReader
 
 from tests.conftest import round_published
 from tournament.printing import local_fetcher, qr_svg, round_sheets_pdf, standings_pdf, table_link
-from tournament.services.sheets import HandEntry, hand_update
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext, HandEntry, hand_update
 
 BASE = "http://192.168.1.20:8000/"
 
@@ -96,11 +97,13 @@ def test_a_penalty_and_a_correction_show_on_the_completed_sheet(round_with_table
     sheet.sign_both(table)
     hand_update(
         hand=table.hands.get(sequence=2),
-        version=sheet.version(table),
         entry=HandEntry("E", "E", 4, "low", 9, "hearts"),
-        user=director,
-        reason="Nine books, not ten",
-        director_ruling=True,
+        context=ChangeContext(
+            version=sheet.version(table),
+            actor=Actor.staff(director),
+            reason="Nine books, not ten",
+            director_ruling=True,
+        ),
     )
     sheet.penalty(
         table,

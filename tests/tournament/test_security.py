@@ -24,6 +24,8 @@ from tournament.errors import ServiceError
 from tournament.models import Hand, Round, Table
 from tournament.security import RefusalsWithoutTraceback
 from tournament.services import sheets
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext
 from tournament.services.teams import PlayerEntry, team_register
 
 
@@ -161,26 +163,30 @@ def played(table, sheet, director):
 def test_the_table_link_cannot_undo_a_penalty_the_director_applied(client, played, sheet, director):
     table, renege = played
     with pytest.raises(ServiceError, match="Staff applied this penalty"):
-        sheets.penalty_remove(penalty=renege, version=sheet.version(table))
+        sheets.penalty_remove(penalty=renege, context=ChangeContext(version=sheet.version(table)))
     client.post(reverse("table_penalty_remove", args=[table.secret, renege.pk]), {"version": sheet.version(table)})
     assert table.penalties.filter(pk=renege.pk).exists()
     assert f"/penalties/{renege.pk}/remove/" not in client.get(reverse("table", args=[table.secret])).content.decode()
     with pytest.raises(ServiceError, match="Staff applied a penalty on this hand"):
-        sheets.hand_remove(hand=table.hands.get(sequence=1), version=sheet.version(table))
-    sheets.penalty_remove(penalty=renege, version=sheet.version(table), user=director)
+        sheets.hand_remove(hand=table.hands.get(sequence=1), context=ChangeContext(version=sheet.version(table)))
+    sheets.penalty_remove(
+        penalty=renege, context=ChangeContext(version=sheet.version(table), actor=Actor.staff(director))
+    )
 
 
 def test_the_table_link_cannot_change_a_hand_staff_corrected(client, played, sheet, scorekeeper):
     table, _ = played
     second = table.hands.get(sequence=2)
     entry = sheets.HandEntry("E", "E", 2, "low", 9, "hearts")
-    sheets.hand_update(hand=second, version=sheet.version(table), entry=entry, user=scorekeeper)
+    sheets.hand_update(
+        hand=second, entry=entry, context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper))
+    )
     assert Hand.objects.get(pk=second.pk).by_staff
     for change in (
         lambda: sheets.hand_update(
-            hand=second, version=sheet.version(table), entry=dataclasses.replace(entry, books=10)
+            hand=second, entry=dataclasses.replace(entry, books=10), context=ChangeContext(version=sheet.version(table))
         ),
-        lambda: sheets.hand_remove(hand=second, version=sheet.version(table)),
+        lambda: sheets.hand_remove(hand=second, context=ChangeContext(version=sheet.version(table))),
     ):
         with pytest.raises(ServiceError, match="Staff entered or corrected this hand"):
             change()
@@ -195,11 +201,19 @@ def test_a_scorekeeper_cannot_reverse_a_signed_result(client, table, sheet, scor
     flip = sheets.HandEntry("E", "N", 4, "low", 10, "hearts")
     hand = table.hands.get(sequence=2)
     with pytest.raises(ServiceError, match="changed only by the tournament director's ruling"):
-        sheets.hand_update(hand=hand, version=sheet.version(table), entry=flip, user=scorekeeper, reason="bidder")
+        sheets.hand_update(
+            hand=hand,
+            entry=flip,
+            context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper), reason="bidder"),
+        )
     table.refresh_from_db()
     assert table.winner_pair == "EW"
     sheets.hand_update(
-        hand=hand, version=sheet.version(table), entry=flip, user=director, reason="bidder", director_ruling=True
+        hand=hand,
+        entry=flip,
+        context=ChangeContext(
+            version=sheet.version(table), actor=Actor.staff(director), reason="bidder", director_ruling=True
+        ),
     )
     table.refresh_from_db()
     assert table.winner_pair == "NS"
@@ -210,7 +224,9 @@ def test_a_scorekeeper_keeps_every_other_correction(table, sheet, scorekeeper):
     sheet.sign_both(table)
     entry = sheets.HandEntry("N", "N", 3, "high", 10, "spades")
     sheets.hand_update(
-        hand=table.hands.get(sequence=1), version=sheet.version(table), entry=entry, user=scorekeeper, reason="ten"
+        hand=table.hands.get(sequence=1),
+        entry=entry,
+        context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper), reason="ten"),
     )
     table.refresh_from_db()
     assert (table.ns_total, table.ew_total, table.winner_pair) == (4, 10, "EW")

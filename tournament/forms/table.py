@@ -1,6 +1,9 @@
 """Forms of the table scorekeeper's page: big one-tap choices rather than free text."""
 
 import json
+from collections.abc import Iterable
+from dataclasses import fields
+from typing import Any, cast
 
 from django import forms
 from django.utils.html import escape
@@ -9,6 +12,8 @@ from django.utils.safestring import mark_safe
 import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
 from scoring.penalties import MAX_RULING_POINTS
+from tournament.models import Hand
+from tournament.selectors.tables import SeatView
 from tournament.services.sheets.entries import HandEntry
 
 
@@ -74,14 +79,40 @@ def team_out_of_turn_field() -> forms.ChoiceField:
     )
 
 
-class VersionedForm(forms.Form):
+def choices_set(form: forms.Form, name: str, choices: list) -> None:
+    """Give the choice field ``name`` of ``form`` its choices of the moment."""
+    cast(forms.ChoiceField, form.fields[name]).choices = choices
+
+
+class VersionForm(forms.Form):
+    """A button that acts on the sheet as it was shown."""
+
     version = forms.IntegerField(widget=forms.HiddenInput)
-    reason = forms.CharField(
+
+
+class SeatChoices(forms.Form):
+    """A form whose seat buttons name who plays in each seat this round (``seats``)."""
+
+    def __init__(self, *args: Any, seats: Iterable[SeatView], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if isinstance(field.widget, SeatButtons):
+                choices_set(self, name, _seat_choices(seats))
+
+
+def correction_reason_field() -> forms.CharField:
+    return forms.CharField(
         required=False,
         max_length=500,
         label="Reason for the correction",
         help_text="Needed for any change once both teams have signed.",
     )
+
+
+class VersionedForm(VersionForm):
+    """A change to the sheet as it was shown, a correction once it is signed."""
+
+    reason = correction_reason_field()
     director_ruling = forms.BooleanField(
         required=False,
         label="My ruling as director: the result changes",
@@ -95,12 +126,8 @@ class VersionedForm(forms.Form):
     )
 
 
-class FirstDealerForm(VersionedForm):
+class FirstDealerForm(SeatChoices, VersionedForm):
     seat = forms.ChoiceField(widget=SeatButtons, label="Who was dealt the first diamond?")
-
-    def __init__(self, *args, seats, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["seat"].choices = _seat_choices(seats)
 
 
 def bid_choices(min_bid: int = 1) -> list[tuple[str, str]]:
@@ -132,7 +159,7 @@ class BidGrid(SplitLabelButtons):
         return option
 
 
-class HandForm(VersionedForm):
+class HandForm(SeatChoices, VersionedForm):
     """A hand in three taps, four with the trump: who won the bid, the bid, the trump, the books (which save it
     on the sheet's page; Save without JavaScript). The dealer is proposed; the trump suit or no-trump direction
     is optional (scoring never needs it)."""
@@ -165,11 +192,9 @@ class HandForm(VersionedForm):
     )
     confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, seats, min_bid: int = 1, **kwargs):
+    def __init__(self, *args: Any, min_bid: int = 1, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].choices = _seat_choices(seats)
-        self.fields["bidder"].choices = _seat_choices(seats)
-        self.fields["bid"].choices = bid_choices(min_bid)
+        choices_set(self, "bid", bid_choices(min_bid))
 
     @property
     def chosen_bid(self) -> scoring.Bid:
@@ -186,47 +211,30 @@ class HandForm(VersionedForm):
 
 
 def hand_entry(cleaned: dict) -> HandEntry:
-    """A valid hand form's answers as the services take them."""
-    return HandEntry(
-        dealer=cleaned["dealer"],
-        bidder=cleaned["bidder"],
-        level=cleaned["level"],
-        kind=cleaned["kind"],
-        books=cleaned["books"],
-        suit=cleaned["suit"],
-        direction=cleaned["direction"],
-        out_of_turn=cleaned.get("out_of_turn", False),
-    )
+    """A valid hand form's answers as the services take them: the form names its answers as the entry does (a
+    team's own form has no out-of-turn mark)."""
+    return HandEntry(**{entry.name: cleaned[entry.name] for entry in fields(HandEntry) if entry.name in cleaned})
 
 
 class TeamHandForm(HandForm):
     """A team's own entry in blind double entry: the teams' entries are compared deal by deal, and a hand
     dealt out of turn is marked by staff when they settle the sheet."""
 
-    out_of_turn = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["out_of_turn"]
 
 
-class RedealForm(VersionedForm):
+class RedealForm(SeatChoices, VersionForm):
     """Named as ``redeal_record`` names them: ``reason`` is why the cards are dealt again, ``note`` the
     reason for a correction."""
 
-    dealer = forms.ChoiceField(widget=SeatButtons, label="Who dealt")
     reason = forms.ChoiceField(
         choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )
-    note = forms.CharField(
-        required=False,
-        max_length=500,
-        label="Reason for the correction",
-        help_text="Needed for any change once both teams have signed.",
-    )
-    confirm_knock_on = None
-    director_ruling = None
+    dealer = forms.ChoiceField(widget=SeatButtons, label="Who dealt")
+    note = correction_reason_field()
     team = team_out_of_turn_field()
-
-    def __init__(self, *args, seats, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["dealer"].choices = _seat_choices(seats)
 
 
 class PenaltyForm(VersionedForm):
@@ -240,7 +248,7 @@ class PenaltyForm(VersionedForm):
         choices=[(n, str(n)) for n in range(1, 5)],
         initial=1,
         required=False,
-        empty_value=1,
+        empty_value=1,  # type: ignore[arg-type]  # Django gives this value for no answer, whatever its type
         widget=ChoiceButtons,
         label="Reneges",
         help_text="Renege only: how many.",
@@ -263,21 +271,25 @@ class PenaltyForm(VersionedForm):
         help_text="Positive: points to the team chosen above; negative: points taken from it.",
     )
 
-    def __init__(self, *args, hands, staff, **kwargs):
+    def __init__(self, *args: Any, hands: list[Hand], staff: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["hand"].choices = [("", "The round as a whole (rulings only)")] + [
-            (hand.sequence, f"Hand {hand.hand_number}" + ("" if hand.counts else " (re-deal)")) for hand in hands
-        ]
+        choices_set(
+            self,
+            "hand",
+            [("", "The round as a whole (rulings only)")]
+            + [(hand.sequence, f"Hand {hand.hand_number}" + ("" if hand.counts else " (re-deal)")) for hand in hands],
+        )
         if hands:
             self.fields["hand"].initial = hands[-1].sequence
-        self.fields["kind"].choices = [(kind.value, kind.choice_label) for kind in PenaltyKind.on_form(staff=staff)]
+        self.kinds = PenaltyKind.on_form(staff=staff)
+        choices_set(self, "kind", [(kind.value, kind.choice_label) for kind in self.kinds])
         self.fields["reason"].label = "Reason"
         self.fields["reason"].help_text = "Required for a ruling, and for any change once the sheet is signed."
 
     @property
     def offence_fields(self) -> dict[str, tuple[str, ...]]:
         """Which fields each offence the form offers needs, as the engine declares them."""
-        return {value: ("hand", "team", *PenaltyKind(value).inputs.fields) for value, _ in self.fields["kind"].choices}
+        return {kind.value: ("hand", "team", *kind.inputs.fields) for kind in self.kinds}
 
     @property
     def offence_fields_json(self) -> str:
@@ -319,18 +331,25 @@ def signer_field():
     )
 
 
-class SignForm(forms.Form):
+class SignerChoices(VersionForm):
+    """A team's signature: one of the two who sat for it this round (``signers``)."""
+
+    player = signer_field()
+
+    def __init__(self, *args: Any, signers: list[SeatView], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices_set(self, "player", _signer_choices(signers))
+
+
+class SignForm(SignerChoices):
     """A team signs the sheet on the table's phone: a player and the team's code, unless this phone opened the
     team's page with it (``code_known``)."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
     pair = forms.ChoiceField(choices=Pair.choices(), widget=forms.HiddenInput)
-    player = signer_field()
     code = code_field()
 
-    def __init__(self, *args, signers, code_known: bool = False, **kwargs):
+    def __init__(self, *args: Any, code_known: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = _signer_choices(signers)
         if code_known:
             del self.fields["code"]
 
@@ -357,12 +376,6 @@ class SettleForm(forms.Form):
     reason = forms.CharField(max_length=500, label="How it was settled")
 
 
-class VersionForm(forms.Form):
-    """A button that acts on the sheet as it was shown."""
-
-    version = forms.IntegerField(widget=forms.HiddenInput)
-
-
 class TeamCodeForm(forms.Form):
     code = forms.CharField(
         max_length=12,
@@ -372,30 +385,18 @@ class TeamCodeForm(forms.Form):
     )
 
 
-class TeamSignForm(forms.Form):
+class TeamSignForm(SignerChoices):
     """Signing on the team's own page: the page was opened with the team's code."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
-    player = signer_field()
 
-    def __init__(self, *args, signers, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["player"].choices = _signer_choices(signers)
-
-
-class TeamRedealForm(forms.Form):
+class TeamRedealForm(SeatChoices, VersionForm):
     """A re-deal entered by one team in blind double entry."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
     dealer = forms.ChoiceField(widget=SeatButtons, label="Who dealt")
     redeal_reason = forms.ChoiceField(
         choices=RedealReason.choices(), widget=forms.RadioSelect, label="Why the cards are dealt again"
     )
     redeal_team = team_out_of_turn_field()
-
-    def __init__(self, *args, seats, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["dealer"].choices = _seat_choices(seats)
 
 
 class SettleEntriesForm(forms.Form):

@@ -13,6 +13,13 @@ from tournament.models.rounds import Table
 DEAL_ENTRY = ("dealer", "bidder", "bid_level", "bid_kind", "trump_suit", "direction", "books")
 
 
+def contract_of(level: int, kind: str, suit: str, direction: str) -> scoring.Contract:
+    """A stored bid with its trump or no-trump direction, as the engine reads it."""
+    return scoring.Contract(
+        scoring.Bid(level, BidKind(kind)), Suit(suit) if suit else None, Direction(direction) if direction else None
+    )
+
+
 class Hand(models.Model):
     """One deal at a table, in the order dealt: a played hand, or a re-deal that does not count.
 
@@ -86,9 +93,7 @@ class Hand(models.Model):
         """The winning bid with its trump or direction; None for a re-deal."""
         if not self.bid_level:
             return None
-        return scoring.Contract(
-            scoring.Bid(self.bid_level, self.bid_kind), self.trump_suit or None, self.direction or None
-        )
+        return contract_of(self.bid_level, self.bid_kind, self.trump_suit, self.direction)
 
     @property
     def bid_text(self) -> str:
@@ -98,9 +103,9 @@ class Hand(models.Model):
     def to_engine(self, penalties: tuple[scoring.Penalty, ...] = ()) -> scoring.Deal:
         """The deal as the engine sees it; ScoringError for an impossible combination of entries."""
         return scoring.Deal(
-            dealer=self.dealer,
-            bidder=self.bidder or None,
-            bid=scoring.Bid(self.bid_level, self.bid_kind) if self.bid_level else None,
+            dealer=Seat(self.dealer),
+            bidder=Seat(self.bidder) if self.bidder else None,
+            bid=scoring.Bid(self.bid_level, BidKind(self.bid_kind)) if self.bid_level else None,
             books=self.books,
             misdeal=self.misdeal,
             penalties=penalties,
@@ -159,10 +164,10 @@ class Penalty(models.Model):
 
     def to_engine(self) -> scoring.Penalty:
         return scoring.Penalty(
-            kind=self.kind,
-            team=self.team,
+            kind=PenaltyKind(self.kind),
+            team=Pair(self.team),
             count=self.count,
-            choice=self.choice or None,
+            choice=BidOutOfTurnChoice(self.choice) if self.choice else None,
             before_bidding=self.before_bidding,
             points=self.points,
         )
@@ -212,7 +217,9 @@ class Signature(models.Model):
     @property
     def signer_name(self) -> str:
         """Who signed: the player, or the substitute (select_related both where a page lists signatures)."""
-        return self.substitute.name if self.substitute_id else self.player.name
+        signer = self.substitute or self.player
+        assert signer is not None, "a signature is a player's or a substitute's"
+        return signer.name
 
 
 class HandSubmission(models.Model):
@@ -257,7 +264,6 @@ class HandSubmission(models.Model):
         dealt = f"dealt by {Seat(self.dealer).label}"
         if self.redeal_reason:
             return f"Re-deal: {scoring.RedealReason(self.redeal_reason).label.lower()} ({dealt})"
-        contract = scoring.Contract(
-            scoring.Bid(self.bid_level, self.bid_kind), self.trump_suit or None, self.direction or None
-        )
+        assert self.bid_level is not None, "a played hand has a bid"
+        contract = contract_of(self.bid_level, self.bid_kind, self.trump_suit, self.direction)
         return f"{contract} by {Seat(self.bidder).label}, {self.books} books ({dealt})"

@@ -14,7 +14,7 @@ from tournament.selectors.teams import absent_twice
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, RequestUser, actor_of, log_write, team_log_write
 from tournament.services.recompute import table_recompute
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 from tournament.typed import text_checked
 
 
@@ -115,7 +115,9 @@ def table_forfeit_declare(
         return Change(LogEntry.Action.FORFEIT, summary, after=after, voids_signatures=False)
 
     version = Table.objects.get(pk=table.pk).version
-    sheet_write(table, version=version, actor=actor, edit=edit, scored=False, reason=reason.strip())
+    sheet_write(
+        table, context=ChangeContext(version=version, actor=actor, reason=reason.strip()), edit=edit, scored=False
+    )
     table.refresh_from_db()
     return Forfeited(table, outcome.get("repeat", []))
 
@@ -137,9 +139,8 @@ def table_forfeit_undo(
         table_recompute(table)
         return Change(LogEntry.Action.FORFEIT_UNDONE, f"Forfeit undone ({said})", before=before, voids_signatures=False)
 
-    sheet_write(
-        table, version=Table.objects.get(pk=table.pk).version, actor=actor, edit=edit, reason=reason, scored=False
-    )
+    version = Table.objects.get(pk=table.pk).version
+    sheet_write(table, context=ChangeContext(version=version, actor=actor, reason=reason), edit=edit, scored=False)
     table.refresh_from_db()
     return table
 

@@ -19,8 +19,8 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from scoring import Clock, ScoringError, clock_text
-from tournament.errors import ServiceError
+from scoring import Clock, clock_text
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import LogEntry, PlayoffMatch, Round, Table
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
@@ -68,10 +68,8 @@ def _clock_set(record: Round | Table, clock: Clock) -> None:
 
 def _engine(call: Callable[[], T]) -> T:
     """Run a clock's arithmetic; its refusal is the service's."""
-    try:
+    with engine_refusal():
         return call()
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
 
 
 def _round_locked(round: Round) -> Round:

@@ -9,8 +9,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scoring import SETTINGS, TIMING_SETTINGS, RuleSet, ScoringError
-from tournament.errors import ServiceError
+from scoring import SETTINGS, TIMING_SETTINGS, RuleSet
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import STANDINGS_ORDERS, Announcement, Event, LogEntry, Series, Tournament
 from tournament.services.changes import Changed, changed
 from tournament.services.log import Actor, actor_of, log_write
@@ -141,10 +141,8 @@ def tournament_create(
     if sheet_mode not in Tournament.SheetMode.values:
         raise ServiceError("Choose how the teams vouch for their sheets.", field="sheet_mode")
     name = _tournament_name(event, name)
-    try:
+    with engine_refusal("preset"):
         rules = RuleSet.preset(preset)
-    except ScoringError as error:
-        raise ServiceError(str(error), field="preset") from None
     slug = free_slug(Tournament, name, f"{event.name} {name}")
     tournament = Tournament.objects.create(
         event=event,
@@ -242,10 +240,8 @@ def announcement_remove(*, announcement: Announcement, actor: Actor | None = Non
 def tournament_rules_set(*, tournament: Tournament, rules: RuleSet, actor: Actor | None = None) -> Tournament:
     """Store a new rule set. Once a round is published only the time settings may change (the round clock, when
     a forfeit may be declared): the scoring rules would change hands already scored."""
-    try:
+    with engine_refusal():
         rules.warnings_check()
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
     before, was = tournament.rules_data, tournament.rules.to_dict()
     after = rules.to_dict()
     settings_changed = [name for name, value in after.items() if was[name] != value]

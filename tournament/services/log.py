@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from tournament.models import Event, LogEntry, Table, Team, Tournament
 from tournament.roles import is_director, is_scorekeeper
@@ -55,9 +55,9 @@ class Actor:
         return self.user is not None and is_director(self.user)
 
     @property
-    def account(self) -> object:
+    def account(self) -> User | None:
         """The staff account to store as a record's author, if any."""
-        return self.user if self.kind == LogEntry.Actor.STAFF else None
+        return self.user if self.kind == LogEntry.Actor.STAFF and isinstance(self.user, User) else None
 
 
 TABLE_LINK = Actor(LogEntry.Actor.TABLE)

@@ -12,9 +12,8 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils import timezone
 
-from scoring import ScoringError
 from scoring.money import MONEY_SETTINGS, amount_check, money_setting_check, money_setting_said
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import LogEntry, Payment, Payout, Pot, Team, Tournament, team_code_typed
 from tournament.models.money import PRIZE_FROM
 from tournament.selectors.money import ZERO, desk_money, payout_sheet, split_said
@@ -27,10 +26,8 @@ T = TypeVar("T")
 
 
 def _checked(check: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    try:
+    with engine_refusal():
         return check(*args, **kwargs)
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
 
 
 def _settings(tournament: Tournament) -> dict[str, str]:

@@ -3,8 +3,7 @@
 from dataclasses import dataclass, field
 
 import scoring
-from scoring import ScoringError
-from tournament.errors import ServiceError
+from tournament.errors import engine_refusal
 from tournament.models import Hand, Penalty, Round, Table
 
 NS, EW = scoring.Pair.NORTH_SOUTH, scoring.Pair.EAST_WEST
@@ -48,7 +47,7 @@ def sheet_score(
     one per ruling. ServiceError carries the engine's words, beside the entry they concern.
     """
     table = sheet.table
-    try:
+    with engine_refusal():
         deals = []
         for hand in sheet.hands:
             penalties = tuple(p.to_engine() for p in sheet.penalties_of(hand))
@@ -62,13 +61,11 @@ def sheet_score(
         return scoring.score_round(
             table.round.tournament.rules,
             deals,
-            first_dealer=table.first_dealer or None,
+            first_dealer=scoring.Seat(table.first_dealer) if table.first_dealer else None,
             rulings=[ruling.to_engine() for ruling in sheet.rulings],
             tiebreak=table.round.kind == Round.Kind.PLAYOFF,
             time_called=table.time_called_at is not None or bool(table.forfeit),
         )
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
 
 
 HAND_RESULTS = [
@@ -88,14 +85,14 @@ TABLE_RESULTS = ["ns_total", "ew_total", "hands_played", "complete", "next_deale
 
 def sheet_results(
     sheet: Sheet, result: scoring.RoundScore, *, explain: bool = True
-) -> tuple[dict[str, list[str]], dict[int, object]]:
+) -> tuple[dict[str, list[str]], dict[int, Hand | Penalty | Table]]:
     """Set the engine's results on the sheet's records (in memory): what differed from the stored values, by
     record (when ``explain``: new records have nothing to explain), and the records that changed."""
     table = sheet.table
     differences: dict[str, list[str]] = {}
     changed: dict[int, Hand | Penalty | Table] = {}
 
-    def note(record, name: str, new) -> None:
+    def note(record: Hand | Penalty | Table, name: str, new: object) -> None:
         old = getattr(record, name)
         if old != new:
             if explain:
@@ -149,14 +146,18 @@ def table_recompute(table: Table, *, results_to: tuple = (), table_results: bool
     # Only what scoring changed is written, one short UPDATE each (a sheet holds a dozen records at most; a
     # bulk update's CASE expressions cost more to build than they save): a hand added at the end leaves the
     # earlier ones as they were.
-    results = {Hand: HAND_RESULTS, Penalty: PENALTY_RESULTS, Table: TABLE_RESULTS}
+    results: dict[type[Hand | Penalty | Table], list[str]] = {
+        Hand: HAND_RESULTS,
+        Penalty: PENALTY_RESULTS,
+        Table: TABLE_RESULTS,
+    }
     for record in changed.values():
         fields = results[type(record)]
-        type(record).objects.filter(pk=record.pk).update(**{name: getattr(record, name) for name in fields})
+        type(record)._default_manager.filter(pk=record.pk).update(**{name: getattr(record, name) for name in fields})
     scored = {(type(record), record.pk): record for record in [*sheet.hands, *sheet.all_penalties(), table]}
     for copy in results_to:
-        record = scored.get((type(copy), copy.pk))
-        if record is not None and record is not copy:
+        rescored = scored.get((type(copy), copy.pk))
+        if rescored is not None and rescored is not copy:
             for name in results[type(copy)]:
-                setattr(copy, name, getattr(record, name))
+                setattr(copy, name, getattr(rescored, name))
     return differences

@@ -4,9 +4,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from scoring import ScoringError
 from scoring.series import SeriesPoints
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import LogEntry, Series, SeriesTournament, Tournament
 from tournament.services.changes import Changed, changed
 from tournament.services.events import free_slug
@@ -22,10 +21,8 @@ def _clean_name(name: str) -> str:
 
 
 def _points_table(points: dict | None) -> dict:
-    try:
+    with engine_refusal("points"):
         return SeriesPoints.from_dict(points or {}).to_dict()
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field or "points") from None
 
 
 def _name_free(name: str, series: Series | None = None) -> None:

@@ -19,6 +19,7 @@ from tournament.selectors.tables import SeatView, team_signers
 from tournament.selectors.team_page import team_now
 from tournament.services import sheets
 from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext
 from tournament.services.teams import team_code_open, team_self_check_in, team_withdraw_request
 from tournament.views.common import form_action, form_saved
 from tournament.views.device import device_of
@@ -142,7 +143,8 @@ def team_sign(request, team_id):
 
     def sign(version, player, actor):
         signer = signer_of(signers[player])
-        return sheets.sheet_sign(table=now.table, version=version, pair=now.pair, **signer, code=team.code, actor=actor)
+        context = ChangeContext(version=version, actor=actor)
+        return sheets.sheet_sign(table=now.table, pair=now.pair, **signer, code=team.code, context=context)
 
     def signed(signature) -> str:
         return f"Signed by {signature.signer_name} for your team."
@@ -162,9 +164,12 @@ def team_accept(request, team_id, sequence):
     hand = next((hand for hand in now.hands if hand.sequence == sequence), None)
     if hand is None:
         raise Http404("No such hand at your table.")
-    accept = partial(
-        sheets.hand_accept, table=now.table, hand=hand, code=team.code, actor=Actor.team(team, device_of(request))
-    )
+    actor = Actor.team(team, device_of(request))
+
+    def accept(version):
+        context = ChangeContext(version=version, actor=actor)
+        return sheets.hand_accept(table=now.table, hand=hand, code=team.code, context=context)
+
     done = f"Hand {hand.hand_number} accepted."
     return form_action(request, VersionForm(request.POST), accept, done=done, to="team_page", team_id=team.pk)
 
@@ -188,9 +193,10 @@ def team_submit(request, team_id, kind):
     else:
         form = TeamRedealForm(request.POST, seats=now.seats, prefix="redeal")
 
-    def submit(actor, **data):
-        dealt = {"version": data["version"], "entry": hand_entry(data)} if kind == "enter" else data
-        return sheets.hand_submit(table=now.table, pair=now.pair, code=team.code, actor=actor, **dealt)
+    def submit(actor, version, **data):
+        dealt = {"entry": hand_entry(data)} if kind == "enter" else data
+        context = ChangeContext(version=version, actor=actor)
+        return sheets.hand_submit(table=now.table, pair=now.pair, code=team.code, context=context, **dealt)
 
     actor = Actor.team(team, device_of(request))
     if not _enters(now):  # the round is over here: the page draws no entry form, a refusal is said above it

@@ -19,6 +19,7 @@ from tournament.services.draws import (
     round_publish,
     round_unpublish,
 )
+from tournament.services.sheets import ChangeContext
 
 
 @pytest.fixture
@@ -167,7 +168,7 @@ def test_the_live_view_flags_quiet_tables_and_shows_disputes(director_client, to
     busy = first_round.tables.get(number=1)
     sheet.hand(busy, "N", "N", 3, "high", 9)
     disputed = first_round.tables.get(number=2)
-    sheet_dispute(table=disputed, version=0, pair="EW", note="Renege not counted")
+    sheet_dispute(table=disputed, pair="EW", note="Renege not counted", context=ChangeContext(version=0))
     address = reverse("director:round_live_fragment", args=[tournament.slug, 1])
     live = text_of(director_client.get(address, {"quiet": "30"}))
     assert "No entry for 30 minutes or more: table 3 (40 min), table 4 (40 min)." in live

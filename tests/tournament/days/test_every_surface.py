@@ -33,7 +33,7 @@ from tournament.services.money import money_settings_set, payment_record
 from tournament.services.persons import player_link
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.series import series_create, series_tournament_add
-from tournament.services.sheets import table_time_call
+from tournament.services.sheets import ChangeContext, table_time_call
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 BASE = "http://127.0.0.1:8000/"
@@ -378,7 +378,7 @@ def day(tournament, make_teams, sheet, staff, director_client):
     called = round_1.tables.get(number=2)
     sheet.hand(called, "N", "N", 3, "high", 9)
     sheet.hand(called, "E", "E", 2, "low", 9)
-    table_time_call(table=called, version=sheet.version(called), actor=staff)
+    table_time_call(table=called, context=ChangeContext(version=sheet.version(called), actor=staff))
     sheet.sign_both(called)
     sheet.play(round_1.tables.get(number=1), "NS")
     table_forfeit_declare(

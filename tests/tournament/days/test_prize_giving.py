@@ -18,9 +18,11 @@ from tournament.errors import ServiceError
 from tournament.selectors.money import payout_sheet
 from tournament.selectors.series import series_standings_of
 from tournament.services.archive import event_export, event_import
+from tournament.services.log import Actor
 from tournament.services.money import money_settings_set, payment_record
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.series import series_create, series_tournament_add
+from tournament.services.sheets import ChangeContext
 
 
 @pytest.fixture
@@ -150,11 +152,10 @@ def test_a_qualifying_correction_after_seeding_offers_to_seed_again(client, qual
     table.refresh_from_db()
     hand_update(
         hand=hand,
-        version=table.version,
         entry=HandEntry("N", "N", 3, "high", 2),
-        reason="Counted again",
-        user=director,
-        director_ruling=True,
+        context=ChangeContext(
+            version=table.version, actor=Actor.staff(director), reason="Counted again", director_ruling=True
+        ),
     )
     changes = seeding_changes(qualified)
     assert "Seed 4 is #7; the standings now put #5 there." in changes

@@ -14,7 +14,8 @@ from django.utils.http import http_date, parse_http_date
 
 from tests.conftest import round_published
 from tournament.pagecache.serving import cache_keys, serve_cached
-from tournament.services.sheets import HandEntry, hand_update
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext, HandEntry, hand_update
 
 
 @pytest.fixture
@@ -53,7 +54,9 @@ def test_a_correction_shows_at_once(playing, sheet, director):
     hand = table.hands.get(sequence=1)
     table.refresh_from_db()
     hand_update(
-        hand=hand, version=table.version, entry=HandEntry("N", "N", 3, "high", 10), reason="Recounted", user=director
+        hand=hand,
+        entry=HandEntry("N", "N", 3, "high", 10),
+        context=ChangeContext(version=table.version, actor=Actor.staff(director), reason="Recounted"),
     )
     assert page(client, tournament, "draw")[1] != before
 

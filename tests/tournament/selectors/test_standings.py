@@ -7,7 +7,8 @@ from tests.conftest import round_published
 from tournament.models import Round
 from tournament.selectors.standings import tournament_standings
 from tournament.services.draws import round_draw
-from tournament.services.sheets import HandEntry
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext, HandEntry
 
 
 def by_number(rows):
@@ -147,7 +148,11 @@ def test_an_entry_after_signing_corrected_by_staff_updates_the_standings(tournam
 
     first = table.hands.get(sequence=1)
     entry = HandEntry("N", "N", 3, "high", 13, "spades")
-    hand_update(hand=first, version=sheet.version(table), entry=entry, user=director, reason="Took all 13")
+    hand_update(
+        hand=first,
+        entry=entry,
+        context=ChangeContext(version=sheet.version(table), actor=Actor.staff(director), reason="Took all 13"),
+    )
     assert by_number(tournament_standings(tournament))[1].record.points_for == 7 + 1
 
 

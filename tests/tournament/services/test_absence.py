@@ -27,6 +27,7 @@ from tournament.services.absence import table_forfeit_declare, table_forfeit_und
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
+from tournament.services.sheets import ChangeContext
 
 
 def published_long_ago(round_: Round, minutes: int = 16) -> Round:
@@ -279,8 +280,8 @@ def test_the_time_clock_refuses_table_link_hands_on_a_forfeit(round_1, staff, sh
     with pytest.raises(ServiceError, match="signed and locked"):
         sheets.hand_record(
             table=table,
-            version=sheet.version(table),
             entry=sheets.HandEntry("N", "N", 3, "high", 9, "hearts", "", False),
+            context=ChangeContext(version=sheet.version(table)),
         )
 
 

@@ -15,6 +15,7 @@ from tournament.printing import round_sheets_pdf
 from tournament.services.absence import substitute_approve, substitute_remove
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.sheets import ChangeContext
 
 
 def text_of(response) -> str:
@@ -169,8 +170,10 @@ def test_the_replaced_player_no_longer_signs(round_1, jo, sheet, staff):
         team=table.team_at("EW"), round=round_1, replaces=table.team_at("EW").members[0].player, name="Sam", actor=staff
     )
     with pytest.raises(ServiceError, match="Sam is not North–South's substitute"):
-        sheet_sign(table=table, version=sheet.version(table), pair="NS", substitute=other, actor=staff)
-    sheet_sign(table=table, version=sheet.version(table), pair="NS", substitute=jo, actor=staff)
+        sheet_sign(
+            table=table, pair="NS", substitute=other, context=ChangeContext(version=sheet.version(table), actor=staff)
+        )
+    sheet_sign(table=table, pair="NS", substitute=jo, context=ChangeContext(version=sheet.version(table), actor=staff))
     assert table.signatures.get().substitute == jo
     with pytest.raises(ServiceError, match="Jo Lee has signed the sheet for #1"):
         substitute_remove(substitute=jo, actor=staff)
@@ -227,7 +230,7 @@ def test_the_archive_keeps_who_signed_a_substitutes_round(tournament, round_1, j
     from tournament.services.sheets import sheet_sign
 
     table = sheet.full_round(round_1.tables.get(number=1))
-    sheet_sign(table=table, version=sheet.version(table), pair="NS", substitute=jo, actor=staff)
+    sheet_sign(table=table, pair="NS", substitute=jo, context=ChangeContext(version=sheet.version(table), actor=staff))
     sheet.sign(table, "EW", table.team_at("EW").members[0].player)
     exported = event_export(tournament.event)
     signed = exported["tournaments"][0]["rounds"][0]["tables"][0]["signatures"]

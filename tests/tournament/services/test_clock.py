@@ -22,6 +22,7 @@ from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set
 from tournament.services.playoffs import playoff_publish, playoff_seed
+from tournament.services.sheets import ChangeContext
 
 
 @pytest.fixture
@@ -141,7 +142,7 @@ def test_staff_may_enter_a_hand_after_time_and_take_the_call_back(timed, staff, 
     sheet.hand(table, "E", "E", 4, "low", 10, actor=staff)
     table.refresh_from_db()
     assert table.complete and table.hands_played == 2
-    sheets.table_time_call_lift(table=table, version=sheet.version(table), actor=staff)
+    sheets.table_time_call_lift(table=table, context=ChangeContext(version=sheet.version(table), actor=staff))
     table.refresh_from_db()
     assert not table.complete and table.time_called_at is None
 
@@ -151,23 +152,23 @@ def test_the_table_link_calls_time_between_hands_only_once_time_is_up(timed, sta
     table = timed.tables.get(number=1)
     sheet.hand(table, "N", "N", 3, "high", 9)
     with pytest.raises(ServiceError, match=r"Time is not up yet: [12][0-9]:[0-9][0-9] left"):
-        sheets.table_time_call(table=table, version=sheet.version(table))
+        sheets.table_time_call(table=table, context=ChangeContext(version=sheet.version(table)))
     time_up(table)
-    sheets.table_time_call(table=table, version=sheet.version(table))
+    sheets.table_time_call(table=table, context=ChangeContext(version=sheet.version(table)))
     table.refresh_from_db()
     assert table.complete and table.time_called_after == 1
     assert LogEntry.objects.filter(action=LogEntry.Action.TIME_CALLED, table=table).get().summary == (
         "Time called after hand 1"
     )
     with pytest.raises(ServiceError, match="already called"):
-        sheets.table_time_call(table=table, version=sheet.version(table))
+        sheets.table_time_call(table=table, context=ChangeContext(version=sheet.version(table)))
     with pytest.raises(ServiceError, match="Only staff"):
-        sheets.table_time_call_lift(table=table, version=sheet.version(table))
+        sheets.table_time_call_lift(table=table, context=ChangeContext(version=sheet.version(table)))
 
 
 def test_time_called_before_the_first_hand_is_a_nil_nil_tie(timed, staff, sheet):
     table = timed.tables.get(number=2)
-    sheets.table_time_call(table=table, version=sheet.version(table), actor=staff)
+    sheets.table_time_call(table=table, context=ChangeContext(version=sheet.version(table), actor=staff))
     sheet.sign_both(table)
     table.refresh_from_db()
     assert table.signed and table.winner_pair is None and (table.ns_total, table.ew_total) == (0, 0)

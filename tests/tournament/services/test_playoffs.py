@@ -11,7 +11,7 @@ from tournament.errors import ServiceError
 from tournament.models import PlayoffMatch, Round, Tournament
 from tournament.services.draws import round_draw
 from tournament.services.playoffs import playoff_publish, playoff_seed, playoff_seeds_swap, qualifying_problems
-from tournament.services.sheets import HandEntry, hand_update, sheet_dispute
+from tournament.services.sheets import ChangeContext, HandEntry, hand_update, sheet_dispute
 
 
 @pytest.fixture
@@ -149,11 +149,8 @@ def flip(semi, sheet, user, **kwargs):
     """Staff correction: North, not East, won hand 1's bid of 3, so North–South now win 5–1."""
     hand_update(
         hand=semi.table.hands.get(sequence=1),
-        version=sheet.version(semi.table),
         entry=HandEntry("N", "N", 3, "high", 9, "hearts"),
-        user=user,
-        reason="Wrong bidder entered",
-        **kwargs,
+        context=sheet.context(semi.table, user=user, reason="Wrong bidder entered", **kwargs),
     )
 
 
@@ -238,7 +235,7 @@ def test_the_archive_carries_the_playoff(qualified, sheet):
     playoff_publish(tournament=qualified)
     play(sheet, qualified, "W1-1", "EW")
     semi = match(qualified, "W1-2").table
-    sheet_dispute(table=semi, version=semi.version, pair="NS", note="Exposed card argument")
+    sheet_dispute(table=semi, pair="NS", note="Exposed card argument", context=ChangeContext(version=semi.version))
     exported = event_export(qualified.event)
     assert exported["tournaments"][0]["playoff"]["seeds"][0] == {"seed": 1, "team": 1}
     qualified.event.delete()

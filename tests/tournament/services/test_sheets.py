@@ -9,7 +9,8 @@ from tournament.errors import ServiceError
 from tournament.models import Hand, LogEntry, Penalty, Round, Table
 from tournament.services import sheets
 from tournament.services.events import tournament_rules_set
-from tournament.services.sheets import HandEntry, StaleSheet
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext, HandEntry, StaleSheet
 
 
 def players(table, pair):
@@ -51,7 +52,7 @@ def test_every_change_is_in_the_history_with_the_version(table, sheet):
 
 
 def test_the_first_dealer_and_the_proposals_clockwise(table, sheet):
-    sheets.table_first_dealer_set(table=table, version=0, seat="W")
+    sheets.table_first_dealer_set(table=table, seat="W", context=ChangeContext(version=0))
     table.refresh_from_db()
     assert (table.next_dealer, table.next_hand_number) == ("W", 1)
     sheet.hand(table, "W", "N", 2, "high", 8)
@@ -71,7 +72,7 @@ def test_the_first_dealer_and_the_proposals_clockwise(table, sheet):
     ],
 )
 def test_bad_entries_are_refused_beside_their_field(table, entry, field, message):
-    refused(lambda: sheets.hand_record(table=table, version=0, entry=entry), field, message)
+    refused(lambda: sheets.hand_record(table=table, entry=entry, context=ChangeContext(version=0)), field, message)
     assert not table.hands.exists()
 
 
@@ -81,9 +82,13 @@ def test_a_bid_below_the_minimum_is_refused(tournament, make_teams):
     make_teams(tournament, 2)
     table = round_published(tournament).tables.get()
     entry = HandEntry("N", "E", 2, "high", 9, "spades")
-    refused(lambda: sheets.hand_record(table=table, version=0, entry=entry), "level", "minimum bid is 3")
+    refused(
+        lambda: sheets.hand_record(table=table, entry=entry, context=ChangeContext(version=0)),
+        "level",
+        "minimum bid is 3",
+    )
     zero = HandEntry("N", "E", 3, "high", 0, "spades")
-    refused(lambda: sheets.hand_record(table=table, version=0, entry=zero), "books", "1 to 13")
+    refused(lambda: sheets.hand_record(table=table, entry=zero, context=ChangeContext(version=0)), "books", "1 to 13")
 
 
 def test_a_third_deal_by_one_team_is_refused_beside_the_dealer(table, sheet):
@@ -107,7 +112,11 @@ def test_a_dealer_out_of_rotation_is_refused_unless_marked(table, sheet):
     hand = sheet.hand(table, "W", "E", 3, "high", 9, out_of_turn=True)
     table.refresh_from_db()
     assert table.next_dealer == "N", "the rotation carries on clockwise from West"
-    sheets.hand_update(hand=hand, version=sheet.version(table), entry=HandEntry("E", "E", 3, "high", 9, "hearts"))
+    sheets.hand_update(
+        hand=hand,
+        entry=HandEntry("E", "E", 3, "high", 9, "hearts"),
+        context=ChangeContext(version=sheet.version(table)),
+    )
     assert not hand.penalties.exists(), "an edit that puts the right dealer takes the mark away"
 
 
@@ -136,7 +145,7 @@ def test_editing_a_hand_rescores_everything_after_it(table, sheet):
     table = sheet.full_round(table)
     first = table.hands.get(sequence=1)
     entry = HandEntry("N", "N", 3, "high", 12, "clubs")
-    sheets.hand_update(hand=first, version=sheet.version(table), entry=entry)
+    sheets.hand_update(hand=first, entry=entry, context=ChangeContext(version=sheet.version(table)))
     table.refresh_from_db()
     assert (table.ns_total, table.ew_total) == (6, 10)
     assert [h.ns_total for h in table.hands.order_by("sequence")] == [6, 6, 6, 6]
@@ -149,7 +158,10 @@ def test_an_edit_the_rules_refuse_changes_nothing(table, sheet):
     table = sheet.full_round(table)
     second = table.hands.get(sequence=2)
     entry = HandEntry("N", "E", 4, "low", 10, "hearts")  # North would deal a third time
-    refused(lambda: sheets.hand_update(hand=second, version=sheet.version(table), entry=entry), "dealer")
+    refused(
+        lambda: sheets.hand_update(hand=second, entry=entry, context=ChangeContext(version=sheet.version(table))),
+        "dealer",
+    )
     second.refresh_from_db()
     assert second.dealer == "E"
 
@@ -158,7 +170,7 @@ def test_removing_a_hand_moves_the_later_ones_up(table, sheet):
     sheet.hand(table, "N", "N", 3, "high", 9)
     sheet.redeal(table, "E")
     sheet.hand(table, "E", "E", 4, "low", 10)
-    sheets.hand_remove(hand=table.hands.get(sequence=2), version=sheet.version(table))
+    sheets.hand_remove(hand=table.hands.get(sequence=2), context=ChangeContext(version=sheet.version(table)))
     assert list(table.hands.order_by("sequence").values_list("sequence", "hand_number", "counts")) == [
         (1, 1, True),
         (2, 2, True),
@@ -205,7 +217,7 @@ def test_exposed_card_is_a_warning_first_then_points(table, sheet):
     second = sheet.hand(table, "E", "N", 3, "high", 9)
     again = sheet.penalty(table, kind="exposed_card", team="EW", hand=second)
     assert not again.warning and again.ns_points == 3
-    sheets.penalty_remove(penalty=warning, version=sheet.version(table))
+    sheets.penalty_remove(penalty=warning, context=ChangeContext(version=sheet.version(table)))
     again.refresh_from_db()
     assert again.warning and again.ns_points == 0, "removing the first makes the next one the warning"
 
@@ -223,8 +235,14 @@ def test_rulings_are_for_staff_with_a_written_reason(table, sheet, director):
     ruling = sheet.penalty(table, kind="director_ruling", team="EW", points=-2, reason="Slow play", user=director)
     table.refresh_from_db()
     assert ruling.hand is None and table.ew_total == -2
-    refused(lambda: sheets.penalty_remove(penalty=ruling, version=sheet.version(table)), None, "undo a ruling")
-    sheets.penalty_remove(penalty=ruling, version=sheet.version(table), user=director)
+    refused(
+        lambda: sheets.penalty_remove(penalty=ruling, context=ChangeContext(version=sheet.version(table))),
+        None,
+        "undo a ruling",
+    )
+    sheets.penalty_remove(
+        penalty=ruling, context=ChangeContext(version=sheet.version(table), actor=Actor.staff(director))
+    )
     table.refresh_from_db()
     assert table.ew_total == 0
 
@@ -239,8 +257,12 @@ def test_a_penalty_needs_its_hand_and_a_re_deal_has_no_renege(table, sheet):
 def test_the_penalty_behind_a_re_deal_goes_with_the_re_deal(table, sheet):
     redeal = sheet.redeal(table, "N", reason="deal_out_of_turn", team="EW")
     penalty = redeal.penalties.get()
-    refused(lambda: sheets.penalty_remove(penalty=penalty, version=sheet.version(table)), None, "remove the re-deal")
-    sheets.hand_remove(hand=redeal, version=sheet.version(table))
+    refused(
+        lambda: sheets.penalty_remove(penalty=penalty, context=ChangeContext(version=sheet.version(table))),
+        None,
+        "remove the re-deal",
+    )
+    sheets.hand_remove(hand=redeal, context=ChangeContext(version=sheet.version(table)))
     assert not Penalty.objects.exists() and not table.hands.exists()
 
 
@@ -281,17 +303,24 @@ def test_a_signed_sheet_is_locked_for_the_table_and_corrected_by_staff_with_a_re
     for user in (None, player_user):
         refused(
             lambda user=user: sheets.hand_update(
-                hand=first, version=sheet.version(table), entry=entry, user=user, reason="typo"
+                hand=first,
+                entry=entry,
+                context=sheet.context(table, user=user, reason="typo"),
             ),
             None,
             "signed and locked",
         )
         refused(lambda user=user: sheet.penalty(table, kind="play_out_of_turn", team="NS", hand=first, user=user))
     refused(
-        lambda: sheets.hand_update(hand=first, version=sheet.version(table), entry=entry, user=scorekeeper), "reason"
+        lambda: sheets.hand_update(
+            hand=first, entry=entry, context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper))
+        ),
+        "reason",
     )
     sheets.hand_update(
-        hand=first, version=sheet.version(table), entry=entry, user=scorekeeper, reason="10 books, not 9"
+        hand=first,
+        entry=entry,
+        context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper), reason="10 books, not 9"),
     )
     table.refresh_from_db()
     assert table.signed and (table.ns_total, table.ew_total) == (4, 10)
@@ -306,7 +335,7 @@ def test_a_save_from_an_out_of_date_view_is_refused_and_says_what_changed(table,
     stale_version = 0
     entry = HandEntry("N", "E", 4, "high", 10, "spades")
     with pytest.raises(StaleSheet, match=r"Hand 1: 3 Uptown ♥ by East, 9 books \(table link\)"):
-        sheets.hand_record(table=table, version=stale_version, entry=entry)
+        sheets.hand_record(table=table, entry=entry, context=ChangeContext(version=stale_version))
     assert table.hands.count() == 1
 
 
@@ -347,18 +376,30 @@ def test_a_dispute_stops_signing_until_staff_settle_it(table, sheet, scorekeeper
     table = sheet.full_round(table)
     ns_player = players(table, "NS")[0]
     sheet.sign(table, "NS", ns_player)
-    refused(lambda: sheets.sheet_dispute(table=table, version=sheet.version(table), pair="EW", note="  "), "note")
-    sheets.sheet_dispute(table=table, version=sheet.version(table), pair="EW", note="Hand 3 was 8 books")
+    refused(
+        lambda: sheets.sheet_dispute(
+            table=table, pair="EW", note="  ", context=ChangeContext(version=sheet.version(table))
+        ),
+        "note",
+    )
+    sheets.sheet_dispute(
+        table=table, pair="EW", note="Hand 3 was 8 books", context=ChangeContext(version=sheet.version(table))
+    )
     table.refresh_from_db()
     assert table.disputed_at is not None and table.dispute_note == "East–West: Hand 3 was 8 books"
     assert not table.signatures.exists(), "a dispute voids a signature already given"
     refused(lambda: sheet.sign(table, "NS", ns_player), None, "signed once the dispute is settled")
     refused(
-        lambda: sheets.sheet_dispute_resolve(table=table, version=sheet.version(table), user=None, reason="ok"),
+        lambda: sheets.sheet_dispute_resolve(
+            table=table, context=ChangeContext(version=sheet.version(table), reason="ok")
+        ),
         None,
         "Only the tournament director or scorekeeper",
     )
-    sheets.sheet_dispute_resolve(table=table, version=sheet.version(table), user=scorekeeper, reason="Counted: 7 books")
+    sheets.sheet_dispute_resolve(
+        table=table,
+        context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper), reason="Counted: 7 books"),
+    )
     sheet.sign(table, "NS", ns_player)
     sheet.sign(table, "EW", players(table, "EW")[0])
     table.refresh_from_db()
@@ -372,7 +413,7 @@ def test_removing_a_middle_hand_that_would_put_a_later_one_out_of_turn_says_so(t
         sheet.hand(table, dealer, dealer, 3, "high", 9)
     hand_2 = table.hands.get(sequence=2)
     with pytest.raises(ServiceError) as refused:
-        sheets.hand_remove(hand=hand_2, version=sheet.version(table))
+        sheets.hand_remove(hand=hand_2, context=ChangeContext(version=sheet.version(table)))
     said = refused.value.message
     assert said.startswith("Removing hand 2 moves the later hands up, and then: Hand 2 is dealt by East")
     assert said.endswith("Edit or remove the later hands first.")

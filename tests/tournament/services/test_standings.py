@@ -19,7 +19,8 @@ from tournament.selectors.standings import (
 )
 from tournament.services.draws import round_draw, round_publish
 from tournament.services.events import tournament_rules_set, tournament_update
-from tournament.services.sheets import HandEntry, hand_update, penalty_add
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext, HandEntry, hand_update, penalty_add
 from tournament.services.teams import PlayerEntry, team_register
 from tournament.services.teams.desk import team_desk_update
 
@@ -51,18 +52,21 @@ def test_every_kind_of_change_leaves_the_stored_records_as_the_sheets_give_them(
 
     hand = first.hands.get(sequence=1)
     entry = HandEntry("N", "N", 3, "high", 13, "spades")
-    hand_update(hand=hand, version=sheet.version(first), entry=entry, user=director, reason="Took all 13")
+    hand_update(
+        hand=hand,
+        entry=entry,
+        context=ChangeContext(version=sheet.version(first), actor=Actor.staff(director), reason="Took all 13"),
+    )
     assert_stored_as_sheets_give(tournament)
 
     penalty_add(
         table=second,
-        version=sheet.version(second),
         kind="director_ruling",
         team="EW",
         points=9,
-        reason="Slow play",
-        user=director,
-        director_ruling=True,
+        context=ChangeContext(
+            version=sheet.version(second), actor=Actor.staff(director), reason="Slow play", director_ruling=True
+        ),
     )
     assert_stored_as_sheets_give(tournament)
 

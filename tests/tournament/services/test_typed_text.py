@@ -17,6 +17,7 @@ from tournament.services.events import announcement_post, event_create, event_up
 from tournament.services.money import payment_record, refund_record
 from tournament.services.persons import person_update
 from tournament.services.series import series_create
+from tournament.services.sheets import ChangeContext
 
 REVERSED = "\u202eecallaW amlA"
 NUL = "Ann\x00Lee"
@@ -82,18 +83,18 @@ def service_calls(tournament, round_1, staff):
             "reason",
         ),
         "dispute note": (
-            lambda text: sheets.sheet_dispute(table=table, version=table.version, pair="NS", note=text),
+            lambda text: sheets.sheet_dispute(
+                table=table, pair="NS", note=text, context=ChangeContext(version=table.version)
+            ),
             "note",
         ),
         "ruling reason": (
             lambda text: sheets.penalty_add(
                 table=table,
-                version=table.version,
                 kind="director_ruling",
                 team="NS",
                 points=3,
-                reason=text,
-                actor=staff,
+                context=ChangeContext(version=table.version, actor=staff, reason=text),
             ),
             "reason",
         ),

@@ -5,7 +5,7 @@ from django.db import connection
 from django.db.backends.sqlite3 import base as django_sqlite
 
 from tests.conftest import round_published
-from tournament.services.sheets import HandEntry, StaleSheet, hand_record
+from tournament.services.sheets import ChangeContext, HandEntry, StaleSheet, hand_record
 from tournament.sqlite.base import write_lock
 
 PHONES = 16
@@ -81,7 +81,7 @@ def tables(transactional_db, sqlite_file, tournament, make_teams):
 
 def test_every_table_saving_at_once_is_saved_one_writer_at_a_time(tables, writers):
     def save(table):
-        hand_record(table=table, version=0, entry=HandEntry("N", "N", 3, "high", 9, "spades"))
+        hand_record(table=table, entry=HandEntry("N", "N", 3, "high", 9, "spades"), context=ChangeContext(version=0))
         return "saved"
 
     assert at_once(save, tables) == ["saved"] * PHONES
@@ -94,7 +94,9 @@ def test_a_refused_save_lets_the_next_writer_in(tables, writers):
 
     def save_stale(table):
         try:
-            hand_record(table=table, version=7, entry=HandEntry("N", "N", 3, "high", 9, "spades"))
+            hand_record(
+                table=table, entry=HandEntry("N", "N", 3, "high", 9, "spades"), context=ChangeContext(version=7)
+            )
         except StaleSheet:
             return "refused"
         return "saved"

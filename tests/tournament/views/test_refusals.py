@@ -19,6 +19,7 @@ from tournament.models import Payment, Payout, Pot, Substitute, Table, Team, Tou
 from tournament.services import persons, sheets
 from tournament.services import series as series_services
 from tournament.services.events import tournament_create
+from tournament.services.sheets import ChangeContext
 
 # Views a person never posts to (pages, files, fragments) or that no service can refuse.
 NOT_REFUSED = {
@@ -529,7 +530,7 @@ def test_the_queue_and_the_preview_are_told_the_reason(client, field, refusals):
 def test_a_refusal_for_a_form_the_sheet_does_not_draw_is_said_above_the_entry(client, field, sheet):
     """Re-dealing a complete sheet, signing one not complete, signing one disputed: said where the sheet opens."""
     done = tables(field)[1]
-    sheets.sheet_dispute(table=done, version=version(done), pair="EW", note="Hand 3 books")
+    sheets.sheet_dispute(table=done, pair="EW", note="Hand 3 books", context=ChangeContext(version=version(done)))
     ns = done.team_at("NS")
     sign = {
         "sign-NS-version": version(done),

@@ -18,6 +18,7 @@ from tournament.selectors import card_sitting
 from tournament.services import sheets
 from tournament.services.cards import table_cards_issue
 from tournament.services.draws import round_draw, round_publish
+from tournament.services.sheets import ChangeContext
 
 
 def entry(dealer="N", bidder="N", level=3, kind="high", books=9, **more):
@@ -44,17 +45,17 @@ def url(name, table, *args):
 
 
 def test_an_entry_sent_twice_is_recorded_once(table):
-    first = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
-    again = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    first = sheets.hand_record(table=table, entry=entry(), entry_id="phone-1", context=ChangeContext(version=0))
+    again = sheets.hand_record(table=table, entry=entry(), entry_id="phone-1", context=ChangeContext(version=0))
     assert again.pk == first.pk and table.hands.count() == 1
     table.refresh_from_db()
     assert table.version == 1, "the repeated send changed nothing"
 
 
 def test_an_entry_sent_again_after_the_sheet_moved_on_is_still_recognised(table, sheet):
-    sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    sheets.hand_record(table=table, entry=entry(), entry_id="phone-1", context=ChangeContext(version=0))
     sheet.hand(table, "E", "E", 2, "high", 8)
-    again = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    again = sheets.hand_record(table=table, entry=entry(), entry_id="phone-1", context=ChangeContext(version=0))
     assert again.hand_number == 1 and table.hands.count() == 2
 
 
@@ -62,8 +63,8 @@ def test_entry_ids_are_per_table(tournament, make_teams):
     make_teams(tournament, 4)
     round_ = round_published(tournament)
     one, two = round_.tables.order_by("number")
-    sheets.hand_record(table=one, version=0, entry=entry(), entry_id="same")
-    sheets.hand_record(table=two, version=0, entry=entry(), entry_id="same")
+    sheets.hand_record(table=one, entry=entry(), entry_id="same", context=ChangeContext(version=0))
+    sheets.hand_record(table=two, entry=entry(), entry_id="same", context=ChangeContext(version=0))
     assert Hand.objects.filter(entry_id="same").count() == 2
 
 
@@ -236,7 +237,7 @@ def test_a_removal_is_undone_only_while_it_is_the_last_change(client, table, she
     assert "Undo" not in page, "the offer goes once the sheet changes"
     removal = table.changes.get(action=LogEntry.Action.PENALTY_REMOVED)
     with pytest.raises(ServiceError, match="Only the last change"):
-        sheets.removal_undo(table=table, version=table.version, removal=removal)
+        sheets.removal_undo(table=table, removal=removal, context=ChangeContext(version=table.version))
     assert not Penalty.objects.exists()
 
 
@@ -291,10 +292,10 @@ def test_undo_puts_back_a_penalty_on_its_hand(table, sheet):
     second = sheet.penalty(table, kind="exposed_card", team="EW", hand=hand)
     table.refresh_from_db()
     points = table.ns_total
-    removal = sheets.penalty_remove(penalty=second, version=table.version)
+    removal = sheets.penalty_remove(penalty=second, context=ChangeContext(version=table.version))
     table.refresh_from_db()
     assert table.ns_total == points - 3
-    sheets.removal_undo(table=table, version=table.version, removal=removal)
+    sheets.removal_undo(table=table, removal=removal, context=ChangeContext(version=table.version))
     table.refresh_from_db()
     assert table.ns_total == points and hand.penalties.count() == 2
 
@@ -303,9 +304,9 @@ def test_a_removal_from_another_table_cannot_be_undone_here(tournament, make_tea
     make_teams(tournament, 4)
     round_ = round_published(tournament)
     one, two = round_.tables.order_by("number")
-    removal = sheets.hand_remove(hand=sheet.hand(one, "N", "N", 3, "high", 9), version=1)
+    removal = sheets.hand_remove(hand=sheet.hand(one, "N", "N", 3, "high", 9), context=ChangeContext(version=1))
     with pytest.raises(ServiceError, match="no removal to undo"):
-        sheets.removal_undo(table=two, version=0, removal=removal)
+        sheets.removal_undo(table=two, removal=removal, context=ChangeContext(version=0))
 
 
 # Dealt out of turn, marked on the hand
@@ -328,11 +329,15 @@ def test_editing_a_hand_keeps_or_drops_its_mark(table, sheet):
     sheet.hand(table, "N", "N", 3, "high", 9)
     marked = sheet.hand(table, "W", "E", 2, "high", 8, out_of_turn=True)
     table.refresh_from_db()
-    sheets.hand_update(hand=marked, version=table.version, entry=entry("W", "E", 2, "high", 9, out_of_turn=True))
+    sheets.hand_update(
+        hand=marked, entry=entry("W", "E", 2, "high", 9, out_of_turn=True), context=ChangeContext(version=table.version)
+    )
     assert marked.penalties.filter(kind="deal_out_of_turn").count() == 1
     table.refresh_from_db()
     with pytest.raises(ServiceError, match="deal passes clockwise"):
-        sheets.hand_update(hand=marked, version=table.version, entry=entry("W", "E", 2, "high", 9))
+        sheets.hand_update(
+            hand=marked, entry=entry("W", "E", 2, "high", 9), context=ChangeContext(version=table.version)
+        )
     assert marked.penalties.filter(kind="deal_out_of_turn").count() == 1, "a refused edit keeps the mark"
 
 
@@ -442,7 +447,7 @@ def test_a_table_page_of_a_closed_round_is_not_kept_on_the_phone(client, table):
 
 def test_an_entry_id_is_letters_digits_and_dashes(client, table):
     with pytest.raises(ServiceError, match="not one this app gives"):
-        sheets.hand_record(table=table, version=0, entry=entry(), entry_id="bad\x00id")
+        sheets.hand_record(table=table, entry=entry(), entry_id="bad\x00id", context=ChangeContext(version=0))
     status, answer = sync(client, table, "x" * 41, 0)
     assert (status, answer["status"]) == (400, "refused") and not table.hands.exists()
 
@@ -460,16 +465,16 @@ def test_a_resend_of_a_known_entry_with_different_content_is_a_conflict(client, 
     with pytest.raises(sheets.EntryClash):
         sheets.hand_record(
             table=table,
-            version=1,
             entry=entry(dealer="N", bidder="E", level=3, kind="low", books=7),
             entry_id="same-id",
+            context=ChangeContext(version=1),
         )
 
 
 def test_a_resend_is_recognised_after_its_hand_was_corrected(table, sheet):
-    hand = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
-    sheets.hand_update(hand=hand, version=1, entry=entry(books=11))
-    again = sheets.hand_record(table=table, version=0, entry=entry(), entry_id="phone-1")
+    hand = sheets.hand_record(table=table, entry=entry(), entry_id="phone-1", context=ChangeContext(version=0))
+    sheets.hand_update(hand=hand, entry=entry(books=11), context=ChangeContext(version=1))
+    again = sheets.hand_record(table=table, entry=entry(), entry_id="phone-1", context=ChangeContext(version=0))
     assert again.pk == hand.pk and again.books == 11 and table.hands.count() == 1
 
 

@@ -20,6 +20,7 @@ from tournament.services.log import Actor
 from tournament.services.money import money_settings_set, payment_book, payment_move, payout_hand_over, payout_pay
 from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.sheets import (
+    ChangeContext,
     HandEntry,
     hand_record,
     hand_update,
@@ -74,18 +75,24 @@ def _demo_hand(rng: random.Random, dealer: str) -> HandEntry:
 
 def _play(table: Table, rng: random.Random, hands: int, sign: bool) -> None:
     """Enter ``hands`` hands from the table link (more while a playoff match is level), then both teams sign."""
-    table_first_dealer_set(table=table, version=table.version, seat=rng.choice("NESW"))
+    table_first_dealer_set(table=table, seat=rng.choice("NESW"), context=ChangeContext(version=table.version))
     played = 0
     while played < hands or (sign and not table.complete):
         table.refresh_from_db()
-        hand_record(table=table, version=table.version, entry=_demo_hand(rng, table.next_dealer))
+        hand_record(table=table, entry=_demo_hand(rng, table.next_dealer), context=ChangeContext(version=table.version))
         table.refresh_from_db()
         played += 1
     if sign:
         for pair in ("NS", "EW"):
             table.refresh_from_db()
             team = table.seatings.get(pair=pair).team
-            sheet_sign(table=table, version=table.version, pair=pair, player=team.members[0].player, code=team.code)
+            sheet_sign(
+                table=table,
+                pair=pair,
+                player=team.members[0].player,
+                code=team.code,
+                context=ChangeContext(version=table.version),
+            )
 
 
 def demo_event_play(director: Actor) -> Event:
@@ -178,12 +185,12 @@ def _corrections(round_: Round, director: Actor) -> None:
     table = round_.tables.get(number=1)
     penalty_add(
         table=table,
-        version=table.version,
         kind="renege",
         team="EW",
         hand=table.hands.get(sequence=2),
-        reason="Renege found when the tricks were checked after signing",
-        actor=director,
+        context=ChangeContext(
+            version=table.version, actor=director, reason="Renege found when the tricks were checked after signing"
+        ),
     )
     table = round_.tables.get(number=2)
     hand = table.hands.get(sequence=1)
@@ -191,7 +198,6 @@ def _corrections(round_: Round, director: Actor) -> None:
     table.refresh_from_db()
     hand_update(
         hand=hand,
-        version=table.version,
         entry=HandEntry(
             hand.dealer,
             hand.bidder,
@@ -201,8 +207,7 @@ def _corrections(round_: Round, director: Actor) -> None:
             hand.trump_suit,
             hand.direction,
         ),
-        reason="Tricks counted again: one more book",
-        actor=director,
+        context=ChangeContext(version=table.version, actor=director, reason="Tricks counted again: one more book"),
     )
 
 

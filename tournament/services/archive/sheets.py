@@ -1,13 +1,16 @@
 """Loading a table's sheet (hands, penalties, rulings, signatures, history) and log entries from an archive
 whose shape the schema has checked; what the schema cannot see is refused here, with its place in the file."""
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn
+from datetime import datetime
+from typing import Any, NoReturn, TypedDict, Unpack
 
-from django.db import connection
+from django.db import connection, models
 from django.utils import timezone
+from pydantic import BaseModel
 
-from scoring import Bid, Contract, Pair, PenaltyKind, ScoringError
+from scoring import Pair, PenaltyKind, ScoringError
 from tournament.errors import ServiceError
 from tournament.models import (
     Event,
@@ -15,34 +18,50 @@ from tournament.models import (
     HandSubmission,
     LogEntry,
     Penalty,
+    Player,
     Round,
     Signature,
+    Substitute,
     Table,
+    Team,
+    Tournament,
     new_table_secret,
 )
+from tournament.models.sheets import contract_of
 from tournament.services.archive import schema
 from tournament.services.recompute import Sheet, sheet_results, sheet_score
+
+# What loading a tournament gives a table's sheet to find its records by: a team seated at the table (``seat``), a
+# player by the archive's id, the players of each team (by its pk), the round's substitutes by (round number, team
+# number), and the account's pk an archived author names.
+SeatTeam = Callable[..., Team]
+PlayerOf = Callable[[Any, str], Player]
+Members = dict[int, set[int]]
+Substitutes = dict[tuple[int, int], Substitute]
+UserPk = Callable[[Any], int | None]
 
 
 def refuse(path: str, message: str) -> NoReturn:
     raise ServiceError(f"{path}: {message}")
 
 
-def model_values(part, model, *, leave: tuple[str, ...] = ()) -> dict:
+def model_values(part: BaseModel, model: type[models.Model], *, leave: tuple[str, ...] = ()) -> dict:
     """The values of a part of the archive that its model keeps by the same names: its record's own fields
     but those it links by, ``created_at`` (kept once the record is stored: see ``set_times``) and ``leave``."""
     names = {field.name for field in model._meta.concrete_fields if not field.is_relation}
     return part.model_dump(include=names - {"id", "created_at", *leave})
 
 
-def set_times(model, pk: int, **times) -> None:
+def set_times(model: type[models.Model], pk: int, **times: datetime | None) -> None:
     """Keep the archived times, which creating a record would replace with now."""
     present = {key: value for key, value in times.items() if value is not None}
     if present:
-        model.objects.filter(pk=pk).update(**present)
+        model._default_manager.filter(pk=pk).update(**present)
 
 
-def set_times_bulk(model, records: list, times: list, name: str = "created_at") -> None:
+def set_times_bulk(
+    model: type[models.Model], records: Sequence[models.Model], times: list[datetime | None], name: str = "created_at"
+) -> None:
     """``set_times`` for many stored records at once, each given its archived time or none."""
     values = [(record.pk, time) for record, time in zip(records, times, strict=True) if time is not None]
     for record, time in zip(records, times, strict=True):
@@ -52,15 +71,28 @@ def set_times_bulk(model, records: list, times: list, name: str = "created_at") 
         times_store(model, name, values)
 
 
-def import_log(
-    items: list[schema.LogData], path: str, *, event: Event, tournament=None, teams=None, table=None
-) -> None:
+class LogPlace(TypedDict, total=False):
+    """Where log entries of the archive belong besides their event: a tournament (its teams found by number),
+    or a table's sheet."""
+
+    tournament: Tournament | None
+    teams: Callable[[int, str], Team] | None
+    table: Table | None
+
+
+def import_log(items: list[schema.LogData], path: str, *, event: Event, **place: Unpack[LogPlace]) -> None:
     """Store the log entries of the event or a tournament (one query)."""
-    LogEntry.objects.bulk_create(log_entries(items, path, event=event, tournament=tournament, teams=teams, table=table))
+    LogEntry.objects.bulk_create(log_entries(items, path, event=event, **place))
 
 
 def log_entries(
-    items: list[schema.LogData], path: str, *, event: Event, tournament=None, teams=None, table=None
+    items: list[schema.LogData],
+    path: str,
+    *,
+    event: Event,
+    tournament: Tournament | None = None,
+    teams: Callable[[int, str], Team] | None = None,
+    table: Table | None = None,
 ) -> list[LogEntry]:
     """Log entries of the event, a tournament or a table; version 1 archives name a ``user`` instead."""
     entries = []
@@ -82,7 +114,7 @@ def log_entries(
                 table=table,
                 table_number=table.number if table is not None else None,
                 version=item.version if table is not None else None,
-                team=teams(item.team, f"{where}.team") if item.team is not None and table is None else None,
+                team=teams(item.team, f"{where}.team") if teams and item.team is not None and table is None else None,
                 actor=actor,
                 actor_name=actor_name,
                 created_at=item.created_at or timezone.now(),
@@ -101,12 +133,13 @@ def _check_hand(entry: schema.HandData, path: str) -> None:
         refuse(path, "a played hand has a bidder, a bid and books; a re-deal has none of them")
     if not played and (entry.trump_suit or entry.direction):
         refuse(path, "a re-deal has no trump suit or direction")
-    if played:
+    if entry.bid_level is not None:
         try:
-            Contract(Bid(entry.bid_level, entry.bid_kind), entry.trump_suit or None, entry.direction or None)
+            contract_of(entry.bid_level, entry.bid_kind, entry.trump_suit, entry.direction)
         except ScoringError as error:
             said = str(error).rstrip(".")
-            refuse(f"{path}.{ARCHIVE_NAMES.get(error.field, error.field)}", said[:1].lower() + said[1:])
+            name = error.field or ""
+            refuse(f"{path}.{ARCHIVE_NAMES.get(name, name)}", said[:1].lower() + said[1:])
 
 
 # A table's private link as the app makes it: 16 URL-safe characters, 96 random bits.
@@ -136,11 +169,13 @@ class TableBuild:
     penalties: list[Penalty] = field(default_factory=list)
     signatures: list[Signature] = field(default_factory=list)
     submissions: list[HandSubmission] = field(default_factory=list)
-    changes: list = field(default_factory=list)
-    times: list[tuple[object, str, object]] = field(default_factory=list)
+    changes: list[LogEntry] = field(default_factory=list)
+    times: list[tuple[models.Model, str, datetime | None]] = field(default_factory=list)
 
 
-def _penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk, build) -> None:
+def _penalty(
+    table: Table, hand: Hand | None, entry: schema.PenaltyData, path: str, user_pk: UserPk, build: "TableBuild"
+) -> None:
     if hand is None and entry.kind != PenaltyKind.DIRECTOR_RULING:
         refuse(f"{path}.kind", "only a director's ruling applies to the round as a whole")
     penalty = Penalty(table=table, hand=hand, created_by_id=user_pk(entry.created_by), **model_values(entry, Penalty))
@@ -149,8 +184,16 @@ def _penalty(table: Table, hand: Hand | None, entry: schema.PenaltyData, path: s
 
 
 def table_build(
-    round_: Round, entry: schema.TableData, path: str, seat, player, members, substitutes, user_pk, as_copy: bool
-):
+    round_: Round,
+    entry: schema.TableData,
+    path: str,
+    seat: SeatTeam,
+    player: PlayerOf,
+    members: Members,
+    substitutes: Substitutes,
+    user_pk: UserPk,
+    as_copy: bool,
+) -> "TableBuild":
     """Check a table of the archive and make its records, without a query; ``tables_store`` stores them.
     ``substitutes`` are the tournament's, by (round number, team number)."""
     if not as_copy:
@@ -199,7 +242,7 @@ def tables_store(builds: list[TableBuild]) -> None:
     Signature.objects.bulk_create([signature for build in builds for signature in build.signatures])
     HandSubmission.objects.bulk_create([submission for build in builds for submission in build.submissions])
     LogEntry.objects.bulk_create([change for build in builds for change in build.changes])
-    kept: dict[tuple, list] = {}
+    kept: dict[tuple[type[models.Model], str], list[tuple[int, datetime]]] = {}
     for build in builds:
         for record, name, value in build.times:
             if value is not None:
@@ -208,12 +251,14 @@ def tables_store(builds: list[TableBuild]) -> None:
         times_store(model, name, values)
 
 
-def times_store(model, name: str, values: list[tuple[int, object]]) -> None:
+def times_store(model: type[models.Model], name: str, values: Sequence[tuple[int, datetime]]) -> None:
     """Keep the archived times (``(pk, time)``) that creating the records replaced with now: one UPDATE
     (SQLite: of 499 rows each, its limit of values), where ``bulk_update`` would build a CASE for every row
     in Python."""
     table = connection.ops.quote_name(model._meta.db_table)
-    column = connection.ops.quote_name(model._meta.get_field(name).column)
+    stored = model._meta.get_field(name)
+    assert isinstance(stored, models.DateTimeField) and stored.column, "an archived time is a column of its own"
+    column = connection.ops.quote_name(stored.column)
     adapt = connection.ops.adapt_datetimefield_value
     cast = "::timestamptz" if connection.vendor == "postgresql" else ""
     size = (connection.features.max_query_params or 60_000) // 2
@@ -256,7 +301,14 @@ def _score(build: TableBuild) -> None:
         refuse(f"{path}.locked_at", "both teams signed, so the sheet is locked: locked_at is missing")
 
 
-def _signatures(build: TableBuild, entry: schema.TableData, teams: dict, player, members, substitutes) -> None:
+def _signatures(
+    build: TableBuild,
+    entry: schema.TableData,
+    teams: dict[Pair, Team],
+    player: PlayerOf,
+    members: Members,
+    substitutes: Substitutes,
+) -> None:
     """Each team signs once, by one of its own two players or by the substitute it played the round with."""
     pairs = set()
     for index, signature in enumerate(entry.signatures):

@@ -46,6 +46,7 @@ def _candidate(table: Table, submission: HandSubmission) -> Hand:
     if submission.redeal_reason:
         hand.misdeal = submission.redeal_reason == RedealReason.MISDEAL
     else:
+        assert submission.bid_level is not None and submission.books is not None, "a played hand has a bid and books"
         apply_entry(
             hand,
             HandEntry(
@@ -61,7 +62,15 @@ def _candidate(table: Table, submission: HandSubmission) -> Hand:
     return hand
 
 
-def _submission_of(table: Table, side: Pair, sequence: int, entry, dealer, redeal_reason, redeal_team):
+def _submission_of(
+    table: Table,
+    side: Pair,
+    sequence: int,
+    entry: HandEntry | None,
+    dealer: str,
+    redeal_reason: str,
+    redeal_team: str,
+) -> HandSubmission:
     """The team's entry as a submission (not saved), refused beside its field as the engine would refuse it."""
     submission = HandSubmission(table=table, pair=side, sequence=sequence)
     if entry is not None:
@@ -100,14 +109,12 @@ def hand_submit(
     dealer: str = "",
     redeal_reason: str = "",
     redeal_team: str = "",
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Submitted:
     """A team's own entry of the next deal: a played hand (``entry``) or a re-deal (its reason and team).
 
     Entering again replaces the team's entry. When both teams' entries agree, the deal is recorded.
     """
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
@@ -161,9 +168,8 @@ def hand_submit(
     return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit, unseen=unseen))
 
 
-def entries_settle(*, table: Table, keep: str, context: ChangeContext | None = None, **given) -> Hand:
+def entries_settle(*, table: Table, keep: str, context: ChangeContext) -> Hand:
     """Staff record one team's version of a deal the teams entered differently, saying why."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:

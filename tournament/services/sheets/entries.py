@@ -2,10 +2,13 @@
 
 import re
 from dataclasses import dataclass, replace
+from typing import cast
+
+from django.contrib.auth.models import User
 
 import scoring
-from scoring import Pair, PenaltyKind, RedealReason, ScoringError, Seat
-from tournament.errors import ServiceError
+from scoring import BidKind, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import Hand, HandSubmission, Penalty, Table
 
 ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -55,13 +58,12 @@ def checked_entry(table: Table, entry: HandEntry) -> HandEntry:
     for field, value in (("dealer", entry.dealer), ("bidder", entry.bidder)):
         if value not in Seat.values():
             raise ServiceError("Choose a seat.", field=field)
-    try:
-        bid = scoring.Bid(entry.level, entry.kind)
+    with engine_refusal():
+        # The engine reads the entry's words itself (``Bid``, ``Contract``), refusing what is none of its values.
+        bid = scoring.Bid(entry.level, cast(BidKind, entry.kind))
         rules.check_bid(bid)
         rules.check_books(entry.books)
-        contract = scoring.Contract(bid, entry.suit or None, entry.direction or None)
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
+        contract = scoring.Contract(bid, cast(Suit, entry.suit or None), cast(Direction, entry.direction or None))
     return replace(entry, kind=str(bid.kind), direction=str(contract.direction or ""))
 
 
@@ -95,7 +97,9 @@ def penalty_fields(penalty: Penalty) -> dict:
     return {name: getattr(penalty, name) for name in PENALTY_FIELDS}
 
 
-def redeal_checked(dealer: str, reason: str, team: str, *, fields=("dealer", "reason", "team")) -> RedealReason:
+def redeal_checked(
+    dealer: str, reason: str, team: str, *, fields: tuple[str, str, str] = ("dealer", "reason", "team")
+) -> RedealReason:
     """Why the cards are dealt again, refused beside its field (``fields`` names the dealer's, the reason's and
     the team's) when the dealer, the reason or the team it names is missing."""
     dealer_field, reason_field, team_field = fields
@@ -109,9 +113,9 @@ def redeal_checked(dealer: str, reason: str, team: str, *, fields=("dealer", "re
     return why
 
 
-def redeal_penalty_create(hand: Hand, why: RedealReason, team: str, *, author=None) -> Penalty | None:
+def redeal_penalty_create(hand: Hand, why: RedealReason, team: str, *, author: User | None = None) -> Penalty | None:
     """The penalty a re-deal implies (a deal or bid out of turn names a team), stored on the re-deal."""
-    penalty = why.penalty(team) if why.names_a_team else None
+    penalty = why.penalty(Pair(team)) if why.names_a_team else None
     if penalty is None:
         return None
     return Penalty.objects.create(

@@ -1,7 +1,7 @@
 """Entering, changing and removing the deals of a sheet, and naming the first dealer."""
 
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from datetime import datetime
 
 from django.db.models import Max
@@ -99,11 +99,9 @@ def table_first_dealer_set(
     *,
     table: Table,
     seat: str,
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Table:
     """Name the seat dealt the first diamond: the first dealer of the round."""
-    context = ChangeContext.of(context, **given)
 
     def edit(table: Table, correction: bool) -> Change:
         if seat not in Seat.values():
@@ -140,8 +138,7 @@ def hand_record(
     entry: HandEntry,
     entry_id: str = "",
     entered_at: datetime | None = None,
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Hand:
     """Enter the next played hand; the engine scores it and the whole sheet.
 
@@ -150,7 +147,6 @@ def hand_record(
     the phone says it entered the hand, on the server's clock: a hand entered before time was called counts as
     played before the call when it arrives after it (``clock_deal_check``), and its history entry says so.
     """
-    context = ChangeContext.of(context, **given)
     actor = context.actor
     if entry_id and not ENTRY_ID.fullmatch(entry_id):
         raise ServiceError("The entry's id is not one this app gives: enter the hand again.", field="entry_id")
@@ -230,18 +226,14 @@ def redeal_record(
     dealer: str,
     reason: str,
     team: str = "",
-    note: str = "",
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Hand:
     """Record a deal that does not count; the same hand number is dealt again.
 
-    ``reason`` is why the cards are dealt again (a ``RedealReason``); ``note`` the correction's reason.
+    ``reason`` is why the cards are dealt again (a ``RedealReason``); a correction's reason is the context's
+    (the sheet's re-deal form names it ``note``).
     """
-    context = ChangeContext.of(context, **given)
     actor = context.actor
-    if note:
-        context = replace(context, reason=note)
 
     def edit(table: Table, correction: bool) -> Change:
         why = redeal_checked(dealer, reason, team)
@@ -272,11 +264,9 @@ def hand_update(
     *,
     hand: Hand,
     entry: HandEntry,
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Hand:
     """Change a played hand; everything after it is rescored."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change | None:
@@ -312,14 +302,12 @@ def hand_update(
 def hand_remove(
     *,
     hand: Hand,
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> LogEntry:
     """Remove a hand or re-deal entered by mistake, with its penalties; later deals move up.
 
     Returns the removal's entry in the sheet's history, from which ``removal_undo`` puts it back.
     """
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:

@@ -1,38 +1,33 @@
 """Penalties from the rule sheet and the director's rulings, added to a sheet and undone."""
 
+from typing import cast
+
 import scoring
-from scoring import PenaltyKind, ScoringError
+from scoring import BidOutOfTurnChoice, Pair, PenaltyKind
 from scoring.penalties import Inputs
-from tournament.errors import ServiceError
+from tournament.errors import ServiceError, engine_refusal
 from tournament.models import Hand, LogEntry, Penalty, Table
 from tournament.services.sheets.entries import penalty_fields
 from tournament.services.sheets.write import Change, ChangeContext, may_change, sheet_write
 
 
 def _penalty_snapshot(penalty: Penalty) -> dict:
-    return {
-        "kind": penalty.kind,
-        "team": penalty.team,
-        "count": penalty.count,
-        "choice": penalty.choice,
-        "points": penalty.points,
-        "hand": penalty.hand.hand_number if penalty.hand_id else None,
-    }
+    entered = {name: getattr(penalty, name) for name in ("kind", "team", "count", "choice", "points")}
+    return entered | {"hand": penalty.hand.hand_number if penalty.hand else None}
 
 
 def _rule(kind: str, team: str, count: int, choice: str, points: int) -> scoring.Penalty:
     """The penalty as the engine reads it; entries that do not belong to the offence are ignored."""
     inputs = PenaltyKind(kind).inputs if kind in PenaltyKind.values() else Inputs()
-    try:
+    with engine_refusal():
+        # The engine reads the entries' words itself, refusing what is none of its values.
         return scoring.Penalty(
-            kind=kind,
-            team=team,
+            kind=cast(PenaltyKind, kind),
+            team=cast(Pair, team),
             count=count if inputs.count else 1,
-            choice=(choice or None) if inputs.choice else None,
+            choice=cast(BidOutOfTurnChoice, choice or None) if inputs.choice else None,
             points=points if inputs.points else 0,
         )
-    except ScoringError as error:
-        raise ServiceError(str(error), field=error.field) from None
 
 
 def penalty_add(
@@ -44,11 +39,9 @@ def penalty_add(
     count: int = 1,
     choice: str = "",
     points: int = 0,
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Penalty:
     """Record a penalty from the rule sheet; its points come from the tournament's rule set."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
@@ -89,11 +82,9 @@ def penalty_add(
 def penalty_remove(
     *,
     penalty: Penalty,
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> LogEntry:
     """Undo a penalty; the sheet is rescored without it. Returns the removal's entry (see removal_undo)."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
@@ -106,7 +97,7 @@ def penalty_remove(
             raise ServiceError("This penalty is why the cards were dealt again: remove the re-deal instead.")
         before = {
             **_penalty_snapshot(stored),
-            "restore": {"hand_sequence": stored.hand.sequence if stored.hand_id else None, **penalty_fields(stored)},
+            "restore": {"hand_sequence": stored.hand.sequence if stored.hand else None, **penalty_fields(stored)},
         }
         description = stored.description
         stored.delete()

@@ -1,5 +1,8 @@
 """Signing a completed sheet with the team's code, accepting the other team's hands, and disputes."""
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from django.utils import timezone
 
 from scoring import Pair
@@ -9,6 +12,8 @@ from tournament.services.log import Actor
 from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 from tournament.services.throttle import table_key, throttle_check, throttle_fail
 from tournament.typed import text_checked
+
+T = TypeVar("T")
 
 
 class WrongCode(ServiceError):
@@ -37,7 +42,7 @@ def code_check(table: Table, side: Pair, code: str, actor: Actor) -> Team:
     return team
 
 
-def with_codes_counted(table: Table, actor: Actor, write):
+def with_codes_counted(table: Table, actor: Actor, write: Callable[[], T]) -> T:
     """Run a write that checks a team code; wrong codes at one table are counted for the address typing
     them, which alone is paused."""
     key = table_key(table, actor.address)
@@ -61,7 +66,9 @@ def waiting_hands(table: Table) -> list[str]:
     return []
 
 
-def _signer(table: Table, side: Pair, team: Team, player: Player | None, substitute: Substitute | None):
+def _signer(
+    table: Table, side: Pair, team: Team, player: Player | None, substitute: Substitute | None
+) -> tuple[Player | Substitute, str]:
     """Who signs for the team: one of the two who sat for it this round. A player replaced by the round's
     substitute does not; the substitute does (the rules, Absent teams and substitutes). Returns the player or
     the substitute, and the name the history gives."""
@@ -88,12 +95,10 @@ def sheet_sign(
     player: Player | None = None,
     substitute: Substitute | None = None,
     code: str = "",
-    context: ChangeContext | None = None,
-    **given,
+    context: ChangeContext,
 ) -> Signature:
     """Whoever sat for a team this round (its ``player``, or the round's ``substitute`` in a player's place)
     confirms the completed sheet with the team's code; the second team locks it."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
@@ -130,9 +135,8 @@ def sheet_sign(
     return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit, scored=False))
 
 
-def hand_accept(*, table: Table, hand: Hand, code: str = "", context: ChangeContext | None = None, **given) -> Hand:
+def hand_accept(*, table: Table, hand: Hand, code: str = "", context: ChangeContext) -> Hand:
     """The team that did not enter a hand accepts it with its code (tournaments whose opponents accept)."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
@@ -155,9 +159,8 @@ def hand_accept(*, table: Table, hand: Hand, code: str = "", context: ChangeCont
     return with_codes_counted(table, actor, lambda: sheet_write(table, context=context, edit=edit, scored=False))
 
 
-def sheet_dispute(*, table: Table, pair: str, note: str, context: ChangeContext | None = None, **given) -> Table:
+def sheet_dispute(*, table: Table, pair: str, note: str, context: ChangeContext) -> Table:
     """A team calls the director about the sheet; it cannot be signed until staff resolve it."""
-    context = ChangeContext.of(context, **given)
 
     def edit(table: Table, correction: bool) -> Change:
         if table.round.status != Round.Status.PUBLISHED:
@@ -177,9 +180,8 @@ def sheet_dispute(*, table: Table, pair: str, note: str, context: ChangeContext 
     return sheet_write(table, context=context, edit=edit, scored=False)
 
 
-def sheet_dispute_resolve(*, table: Table, context: ChangeContext | None = None, **given) -> Table:
+def sheet_dispute_resolve(*, table: Table, context: ChangeContext) -> Table:
     """Staff settle a dispute (correcting the sheet first if needed); the teams may then sign."""
-    context = ChangeContext.of(context, **given)
     actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:

@@ -9,8 +9,8 @@ from django.utils import dateformat, timezone
 from scoring import clock_text
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Table
-from tournament.services.log import TABLE_LINK, Actor, RequestUser, actor_of
-from tournament.services.sheets.write import Change, sheet_write
+from tournament.services.log import Actor
+from tournament.services.sheets.write import Change, ChangeContext, sheet_write
 
 
 def time_called_check(table: Table, actor: Actor) -> None:
@@ -90,16 +90,14 @@ def clock_deal_check(table: Table, actor: Actor, entered_at: datetime | None = N
     return None
 
 
-def table_time_call(
-    *, table: Table, version: int, user: RequestUser | None = None, actor: Actor | None = None
-) -> Table:
+def table_time_call(*, table: Table, context: ChangeContext) -> Table:
     """Time called at a table between hands: the round is over with the hands played, then signed as usual (a
     playoff match level at the call plays on one hand at a time while level).
 
     The table link may call it once the table's time is up; staff at any time (before the first hand is
     complete it is a 0–0 tie, with the director's rulings).
     """
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if table.time_called_at is not None:
@@ -121,15 +119,13 @@ def table_time_call(
             result=table,
         )
 
-    return sheet_write(table, version=version, actor=actor, edit=edit)
+    return sheet_write(table, context=context, edit=edit)
 
 
-def table_time_call_lift(
-    *, table: Table, version: int, reason: str = "", user: RequestUser | None = None, actor: Actor | None = None
-) -> Table:
+def table_time_call_lift(*, table: Table, context: ChangeContext) -> Table:
     """Staff take back time called (called by mistake, or a hand the director allows): the sheet is open for
     its next hand again. On a signed sheet it is a correction and needs a reason."""
-    actor = actor_of(actor, user, default=TABLE_LINK)
+    actor = context.actor
 
     def edit(table: Table, correction: bool) -> Change:
         if not actor.is_staff:
@@ -141,4 +137,4 @@ def table_time_call_lift(
         table.save(update_fields=["time_called_at"])
         return Change(LogEntry.Action.TIME_CALLED, "Time called taken back", before=before, result=table)
 
-    return sheet_write(table, version=version, actor=actor, edit=edit, reason=reason)
+    return sheet_write(table, context=context, edit=edit)

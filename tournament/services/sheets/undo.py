@@ -16,12 +16,11 @@ def _penalty(table: Table, hand: Hand | None, fields: dict) -> Penalty:
     return Penalty.objects.create(table=table, hand=hand, created_by_id=author, **values)
 
 
-def removal_undo(*, table: Table, removal: LogEntry, context: ChangeContext | None = None, **given) -> LogEntry:
+def removal_undo(*, table: Table, removal: LogEntry, context: ChangeContext) -> LogEntry:
     """Put back the hand (with its penalties) or the penalty that ``removal`` took away, as it was.
 
     Only the sheet's last change can be undone this way; signatures the removal voided stay void.
     """
-    context = ChangeContext.of(context, **given)
 
     def edit(table: Table, correction: bool) -> Change:
         if removal.table_id != table.pk or removal.action not in (
@@ -29,9 +28,10 @@ def removal_undo(*, table: Table, removal: LogEntry, context: ChangeContext | No
             LogEntry.Action.PENALTY_REMOVED,
         ):
             raise ServiceError("There is no removal to undo here.")
-        if removal.version != table.version or "restore" not in (removal.before or {}):
+        before = removal.before or {}
+        if removal.version != table.version or "restore" not in before:
             raise ServiceError("Only the last change to the sheet can be undone; correct the sheet instead.")
-        kept = removal.before["restore"]
+        kept = before["restore"]
         if removal.action == LogEntry.Action.HAND_REMOVED:
             fields = dict(kept["hand"])
             accepted = fields.pop("accepted")
@@ -45,10 +45,10 @@ def removal_undo(*, table: Table, removal: LogEntry, context: ChangeContext | No
         else:
             fields = dict(kept)
             sequence = fields.pop("hand_sequence")
-            hand = table.hands.filter(sequence=sequence).first() if sequence is not None else None
-            if sequence is not None and hand is None:
+            on = table.hands.filter(sequence=sequence).first() if sequence is not None else None
+            if sequence is not None and on is None:
                 raise ServiceError("The hand of that penalty is no longer on the sheet.")
-            _penalty(table, hand, fields)
+            _penalty(table, on, fields)
             what = removal.summary.removeprefix("Removed: ")
         return Change(LogEntry.Action.REMOVAL_UNDONE, f"Put back: {what}", after=kept)
 

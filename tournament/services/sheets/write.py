@@ -15,10 +15,10 @@ from typing import Any
 from django.db import connection, models, transaction
 
 from tournament.errors import ServiceError
-from tournament.models import Event, LogEntry, Round, Table, Tournament
+from tournament.models import Event, Hand, LogEntry, Penalty, Round, Table, Tournament
 from tournament.services.changes import Changed, changed
 from tournament.services.clock import round_completion_store
-from tournament.services.log import TABLE_LINK, Actor, actor_of, log_write
+from tournament.services.log import TABLE_LINK, Actor, log_write
 from tournament.services.playoffs import playoff_after_change
 from tournament.services.recompute import TABLE_RESULTS, table_recompute
 from tournament.typed import REASON_LIMIT, text_checked
@@ -65,6 +65,12 @@ class Change:
         if callable(self.after):
             self.after = self.after()
 
+    @property
+    def said(self) -> str:
+        """The summary, worked out (``settle``)."""
+        assert isinstance(self.summary, str), "a change is said once settled"
+        return self.summary
+
 
 @dataclass(frozen=True)
 class ChangeContext:
@@ -79,16 +85,6 @@ class ChangeContext:
     reason: str = ""
     confirm_knock_on: bool = False
     director_ruling: bool = False
-
-    @classmethod
-    def of(cls, context: "ChangeContext | None" = None, *, user=None, actor: Actor | None = None, **given):
-        """The context given whole, or built from the keyword arguments the sheet services have always taken
-        (``version``, ``reason``... and the actor named as ``actor``, or as a logged-in ``user``)."""
-        if context is None:
-            return cls(actor=actor_of(actor, user, default=TABLE_LINK), **given)
-        if given or user is not None or actor is not None:
-            raise TypeError("Give a change's context whole or as keyword arguments, not both.")
-        return context
 
 
 def _round_held(round_id: int) -> None:
@@ -154,7 +150,7 @@ def _history(
     return log_write(
         actor=actor,
         action=change.action,
-        summary=change.summary,
+        summary=change.said,
         table=table,
         before=change.before,
         after=change.after,
@@ -194,7 +190,7 @@ def _result_reversal_check(table: Table, actor: Actor, director_ruling: bool) ->
         )
 
 
-def may_change(actor: Actor, record) -> bool:
+def may_change(actor: Actor, record: Hand | Penalty) -> bool:
     """What staff entered (a hand, a penalty or a ruling) only staff may change or remove."""
     return actor.is_staff or not record.by_staff
 
@@ -204,23 +200,21 @@ def sheet_write(
     table: Table,
     *,
     edit: Callable[[Table, bool], Change | None],
-    context: ChangeContext | None = None,
+    context: ChangeContext,
     reason_field: str = "reason",
     scored: bool = True,
     unseen: Callable[[LogEntry], bool] | None = None,
-    **given,
-):
+) -> Any:
     """Make one change to a sheet and return what the edit returned as its ``result`` (else the history entry).
 
     ``edit(table, correction)`` receives the locked table and whether this is a staff correction; it makes
     the change and describes it, or returns None when nothing changed. A ``scored`` change (hands,
     penalties, the first dealer) may be a correction and rescores the sheet; signing and disputes are not.
-    ``context`` says who makes the change, from which version and why (or its fields as keyword arguments);
-    its ``reason`` is the correction's reason, passed to the service as ``reason_field``. A correction that
-    changes who won a signed sheet stands only as a director's ruling (``director_ruling``). Changes since
-    the version for which ``unseen`` is true do not make the person's view stale.
+    ``context`` says who makes the change, from which version and why; its ``reason`` is the correction's
+    reason, passed to the service as ``reason_field``. A correction that changes who won a signed sheet stands
+    only as a director's ruling (``director_ruling``). Changes since the version for which ``unseen`` is true do
+    not make the person's view stale.
     """
-    context = ChangeContext.of(context, **given)
     actor = context.actor
     reason = text_checked(context.reason, what="The reason", limit=REASON_LIMIT, field=reason_field)
     table = locked_table(table, context.version, unseen)
@@ -239,7 +233,7 @@ def sheet_write(
     change.settle(reload=not scored)
     if correction and table.winner_pair != winner_before:
         _result_reversal_check(table, actor, context.director_ruling)
-        change.summary += "; the director's ruling changes the result"
+        change.summary = f"{change.said}; the director's ruling changes the result"
     if change.voids_signatures and was_complete:
         # Only a complete sheet is signed: an incomplete one has no signature to void.
         _void_signatures(table, actor)

@@ -26,7 +26,7 @@ ROUND_SERVICES = {
 def _time_call_now(*, table, actor):
     """Time called beside the table's clock: after the hands on its sheet now (these pages show the clock, not
     the sheet, and the live view's clock is not redrawn as hands come in, so they hold no version of it)."""
-    return sheets.table_time_call(table=table, version=table.version, actor=actor)
+    return sheets.table_time_call(table=table, context=sheets.ChangeContext(version=table.version, actor=actor))
 
 
 TABLE_SERVICES = {

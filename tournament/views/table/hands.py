@@ -20,7 +20,7 @@ from tournament.forms.table import HandForm, VersionForm, bid_value, hand_entry
 from tournament.models import Hand, LogEntry, Table
 from tournament.services import sheets
 from tournament.services.sheets import StaleSheet
-from tournament.views.common import form_error, refusal_say, request_actor, service_run
+from tournament.views.common import form_error, refusal_say, service_run
 from tournament.views.table.page import (
     TAKEN_BACK,
     UNDO,
@@ -220,7 +220,16 @@ def hand_edit(request, secret, sequence):
 def redeal_add(request, secret):
     page = TablePage(request, secret)
     form = page.redeal_form(request.POST)
-    record = partial(sheets.redeal_record, table=page.table, actor=request_actor(request))
+
+    def record(**data):
+        return sheets.redeal_record(
+            table=page.table,
+            dealer=data["dealer"],
+            reason=data["reason"],
+            team=data["team"],
+            context=change_of(request, data, reason_field="note"),
+        )
+
     done = "Re-deal recorded: hand {0.hand_number} is dealt again.".format
     return sheet_form_post(page, "redeal", form, record, done)
 

@@ -53,12 +53,13 @@ FORM_ANCHORS = {
 }
 
 
-def change_of(request, data) -> ChangeContext:
-    """What every change to a sheet carries: the version seen, who, why, and a confirmed knock-on."""
+def change_of(request, data, *, reason_field: str = "reason") -> ChangeContext:
+    """What every change to a sheet carries: the version seen, who, why (the form's ``reason_field``), and a
+    confirmed knock-on."""
     return ChangeContext(
         version=data["version"],
         actor=request_actor(request),
-        reason=data.get("reason", ""),
+        reason=data.get(reason_field, ""),
         confirm_knock_on=data.get("confirm_knock_on", False),
         director_ruling=data.get("director_ruling", False),
     )

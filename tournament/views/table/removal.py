@@ -29,11 +29,13 @@ def _confirm_and_remove(request, page: TablePage, *, what: str, details: list[st
             form=form,
         )
         if ran.done:
+            removal = ran.result
+            assert isinstance(removal, LogEntry), "a removal returns its entry in the history"
             request.session[UNDO] = {
                 "secret": page.table.secret,
-                "removal": ran.result.pk,
-                "version": ran.result.version,
-                "summary": ran.result.summary,
+                "removal": removal.pk,
+                "version": removal.version,
+                "summary": removal.summary,
                 "ruling": form.cleaned_data.get("director_ruling", False),
             }
         if not ran.in_form:

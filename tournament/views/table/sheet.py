@@ -10,7 +10,7 @@ from tournament import selectors
 from tournament.forms.table import AcceptForm, DisputeForm, SettleEntriesForm, SettleForm
 from tournament.models import Hand
 from tournament.services import sheets
-from tournament.views.common import refusal_say, request_actor, service_run
+from tournament.views.common import refusal_say, service_run
 from tournament.views.table.page import TablePage, back_to_sheet, change_of, sheet_form_post
 from tournament.views.team import signer_of
 
@@ -49,11 +49,10 @@ def sheet_sign(request, secret):
     def sign(**data):
         return sheets.sheet_sign(
             table=page.table,
-            version=data["version"],
             pair=pair,
             **signer_of(signers[data["player"]]),
             code=data.get("code") or page.opened_codes.get(Pair(pair), ""),
-            actor=request_actor(request),
+            context=change_of(request, data),
         )
 
     def done(signature) -> str:
@@ -86,35 +85,42 @@ def hand_accept(request, secret, sequence):
         refusal_say(request, f"Give the other team's code to accept hand {hand.hand_number}.")
         return back_to_sheet(page)
     code = form.cleaned_data["code"] or page.opened_codes.get(hand.accepting_pair, "")
-    version = form.cleaned_data["version"]
     accept = partial(
-        sheets.hand_accept, table=page.table, hand=hand, version=version, code=code, actor=request_actor(request)
+        sheets.hand_accept, table=page.table, hand=hand, code=code, context=change_of(request, form.cleaned_data)
     )
     service_run(request, accept, f"Hand {hand.hand_number} accepted.")
     return back_to_sheet(page)
 
 
-def _small_form_post(request, secret, name: str, form_class, service, done):
-    """A small form of the sheet page (``name``) posted to a sheet service acting for the person asking."""
+def _small_form_post(request, secret, name: str, form_class, run, done):
+    """A small form of the sheet page (``name``) posted to a sheet service: ``run(page, context, data)``."""
     page = TablePage(request, secret)
     form = page.simple_form(name, form_class, request.POST)
-    run = partial(service, table=page.table, actor=request_actor(request))
-    return sheet_form_post(page, name, form, run, done)
+    return sheet_form_post(page, name, form, lambda **data: run(page, change_of(request, data), data), done)
 
 
 @require_POST
 def entries_settle(request, secret):
+    def settle(page, context, data):
+        return sheets.entries_settle(table=page.table, keep=data["keep"], context=context)
+
     done = "Settled: the entry stands and is on the sheet."
-    return _small_form_post(request, secret, "entries", SettleEntriesForm, sheets.entries_settle, done)
+    return _small_form_post(request, secret, "entries", SettleEntriesForm, settle, done)
 
 
 @require_POST
 def sheet_dispute(request, secret):
+    def dispute(page, context, data):
+        return sheets.sheet_dispute(table=page.table, pair=data["pair"], note=data["note"], context=context)
+
     done = "The director has been called; sign once the dispute is settled."
-    return _small_form_post(request, secret, "dispute", DisputeForm, sheets.sheet_dispute, done)
+    return _small_form_post(request, secret, "dispute", DisputeForm, dispute, done)
 
 
 @require_POST
 def sheet_settle(request, secret):
+    def settle(page, context, data):
+        return sheets.sheet_dispute_resolve(table=page.table, context=context)
+
     done = "Dispute settled: the teams can sign."
-    return _small_form_post(request, secret, "settle", SettleForm, sheets.sheet_dispute_resolve, done)
+    return _small_form_post(request, secret, "settle", SettleForm, settle, done)

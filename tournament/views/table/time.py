@@ -4,8 +4,8 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms.clock import TimeCallForm
 from tournament.services import sheets
-from tournament.views.common import refusal_say, request_actor, service_run
-from tournament.views.table.page import TablePage, back_to_sheet
+from tournament.views.common import refusal_say, service_run
+from tournament.views.table.page import TablePage, back_to_sheet, change_of
 
 
 def _time_post(request, secret, service, done):
@@ -14,8 +14,8 @@ def _time_post(request, secret, service, done):
     if not form.is_valid():
         refusal_say(request, "The sheet's version is missing: reload the page and try again.")
         return back_to_sheet(page)
-    data = form.cleaned_data
-    service_run(request, lambda: service(table=page.table, actor=request_actor(request), **data), done)
+    context = change_of(request, form.cleaned_data)
+    service_run(request, lambda: service(table=page.table, context=context), done)
     return back_to_sheet(page)
 
 
@@ -28,10 +28,7 @@ def time_called_said(table) -> str:
 
 @require_POST
 def time_call(request, secret):
-    def call(*, reason, **data):
-        return sheets.table_time_call(**data)
-
-    return _time_post(request, secret, call, time_called_said)
+    return _time_post(request, secret, sheets.table_time_call, time_called_said)
 
 
 @require_POST

@@ -12,7 +12,8 @@ from tournament.models import Event, Hand, Table
 from tournament.services.archive import event_export, event_import
 from tournament.services.draws import round_draw
 from tournament.services.events import announcement_post, tournament_create
-from tournament.services.sheets import HandEntry, hand_update
+from tournament.services.log import Actor
+from tournament.services.sheets import ChangeContext, HandEntry, hand_update
 from tournament.services.teams import PlayerEntry, team_register
 
 
@@ -33,10 +34,10 @@ def full_event(event, tournament, make_teams, sheet, director):
     sheet.sign_both(first)
     hand_update(
         hand=first.hands.get(sequence=5),
-        version=sheet.version(first),
         entry=HandEntry("W", "W", 1, "high", 6, "spades"),
-        user=director,
-        reason="Six books, counted again",
+        context=ChangeContext(
+            version=sheet.version(first), actor=Actor.staff(director), reason="Six books, counted again"
+        ),
     )
     sheet.play(second, "tie")
     round_draw(tournament=tournament, method="swiss")

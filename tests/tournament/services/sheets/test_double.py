@@ -7,7 +7,7 @@ from django.urls import reverse
 from tests.conftest import round_published, text_of
 from tournament.models import LogEntry, Tournament
 from tournament.services import sheets
-from tournament.services.sheets import HandEntry
+from tournament.services.sheets import ChangeContext, HandEntry
 
 
 @pytest.fixture
@@ -19,7 +19,9 @@ def differing(tournament, make_teams, sheet):
     for pair, books in (("NS", 9), ("EW", 8)):
         code = table.seatings.get(pair=pair).team.code
         entry = HandEntry("N", "N", 3, "high", books, "spades")
-        sheets.hand_submit(table=table, version=sheet.version(table), pair=pair, code=code, entry=entry)
+        sheets.hand_submit(
+            table=table, pair=pair, code=code, entry=entry, context=ChangeContext(version=sheet.version(table))
+        )
     return table
 
 
@@ -66,7 +68,7 @@ def double_table(tournament, make_teams):
 def submit(table, pair, version, books=9):
     code = table.seatings.get(pair=pair).team.code
     entry = HandEntry("N", "N", 3, "high", books, "spades")
-    return sheets.hand_submit(table=table, version=version, pair=pair, code=code, entry=entry)
+    return sheets.hand_submit(table=table, pair=pair, code=code, entry=entry, context=ChangeContext(version=version))
 
 
 def test_the_other_teams_blind_entry_does_not_make_a_teams_page_stale(double_table, sheet):

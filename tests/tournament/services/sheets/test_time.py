@@ -10,6 +10,7 @@ from tests.tournament.services import test_clock
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Round, Table
 from tournament.services import clock, sheets
+from tournament.services.sheets import ChangeContext
 from tournament.services.sheets.time import clock_time
 
 timed = test_clock.timed
@@ -65,18 +66,20 @@ def test_the_first_hand_arriving_after_time_still_calls_time_without_a_stated_ti
 def test_a_hand_entered_before_time_was_called_counts_though_the_call_reached_the_sheet_first(playing, staff, sheet):
     sheet.hand(playing, "N", "N", 3, "high", 9)
     seen = sheet.version(playing)
-    sheets.table_time_call(table=playing, version=seen, actor=staff)
+    sheets.table_time_call(table=playing, context=ChangeContext(version=seen, actor=staff))
     entry = sheets.HandEntry("E", "E", 4, "low", 10)
-    hand = sheets.hand_record(table=playing, version=seen, entry=entry, entered_at=ago(60))
+    hand = sheets.hand_record(table=playing, entry=entry, entered_at=ago(60), context=ChangeContext(version=seen))
     playing.refresh_from_db()
     assert hand.hand_number == 2 and playing.complete and playing.time_called_after == 2
     assert "entered on the phone at" in added(playing)[-1] and "before time was called at" in added(playing)[-1]
 
     late = sheets.HandEntry("S", "S", 2, "high", 7)
     with pytest.raises(ServiceError, match="Time was called after hand 2"):
-        sheets.hand_record(table=playing, version=sheet.version(playing), entry=late, entered_at=timezone.now())
+        sheets.hand_record(
+            table=playing, entry=late, entered_at=timezone.now(), context=ChangeContext(version=sheet.version(playing))
+        )
     with pytest.raises(sheets.StaleSheet):  # without a stated time, the call is a change to the sheet as seen
-        sheets.hand_record(table=playing, version=seen, entry=late)
+        sheets.hand_record(table=playing, entry=late, context=ChangeContext(version=seen))
 
 
 @pytest.mark.parametrize(
@@ -86,11 +89,13 @@ def test_a_hand_entered_before_time_was_called_counts_though_the_call_reached_th
 )
 def test_a_stated_time_that_cannot_be_true_adds_no_hand_after_the_call(playing, staff, sheet, stated):
     sheet.hand(playing, "N", "N", 3, "high", 9)
-    sheets.table_time_call(table=playing, version=sheet.version(playing), actor=staff)
+    sheets.table_time_call(table=playing, context=ChangeContext(version=sheet.version(playing), actor=staff))
     entry = sheets.HandEntry("E", "E", 4, "low", 10)
     at = None if stated is None else timezone.now() + stated
     with pytest.raises(ServiceError, match="Time was called after hand 1"):
-        sheets.hand_record(table=playing, version=sheet.version(playing), entry=entry, entered_at=at)
+        sheets.hand_record(
+            table=playing, entry=entry, entered_at=at, context=ChangeContext(version=sheet.version(playing))
+        )
     assert playing.hands.count() == 1
 
 
@@ -99,10 +104,14 @@ def test_a_stated_time_adds_no_hand_beyond_the_rounds_nor_to_a_signed_sheet(play
         sheet.hand(playing, dealer, dealer, 3, "high", 9)
     fifth = sheets.HandEntry("N", "N", 3, "high", 9)
     with pytest.raises(ServiceError, match="The round is over: all 4 hands are recorded"):
-        sheets.hand_record(table=playing, version=sheet.version(playing), entry=fifth, entered_at=ago(60))
+        sheets.hand_record(
+            table=playing, entry=fifth, entered_at=ago(60), context=ChangeContext(version=sheet.version(playing))
+        )
     sheet.sign_both(playing)
     with pytest.raises(ServiceError, match="signed and locked"):
-        sheets.hand_record(table=playing, version=sheet.version(playing), entry=fifth, entered_at=ago(60))
+        sheets.hand_record(
+            table=playing, entry=fifth, entered_at=ago(60), context=ChangeContext(version=sheet.version(playing))
+        )
     assert playing.hands.count() == 4
 
 
@@ -110,7 +119,7 @@ def test_the_round_limit_holds_after_a_call_too(playing, staff, sheet):
     for dealer in "NES":
         sheet.hand(playing, dealer, dealer, 3, "high", 9)
     seen = sheet.version(playing)
-    sheets.table_time_call(table=playing, version=seen, actor=staff)
+    sheets.table_time_call(table=playing, context=ChangeContext(version=seen, actor=staff))
     sheet.hand(playing, "W", "W", 3, "high", 9, entered_at=ago(60))
     playing.refresh_from_db()
     assert playing.time_called_after == 4

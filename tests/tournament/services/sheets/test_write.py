@@ -1,12 +1,15 @@
 """The one write path: a new kind of sheet change is an edit function; sheet_write does every other step."""
 
+import inspect
+from inspect import Parameter, signature
+
 import pytest
 
 from tournament.errors import ServiceError
 from tournament.models import LogEntry, Table
 from tournament.services import sheets
 from tournament.services.log import TABLE_LINK, Actor
-from tournament.services.sheets import Change, StaleSheet, sheet_write
+from tournament.services.sheets import Change, ChangeContext, StaleSheet, sheet_write
 
 
 def swap_sitting_team(table: Table, correction: bool) -> Change:
@@ -23,9 +26,9 @@ def test_a_new_kind_of_change_gets_every_step_of_the_write_path(table, sheet, sc
     version = sheet.version(table)
 
     with pytest.raises(StaleSheet):
-        sheet_write(table, version=version - 1, actor=TABLE_LINK, edit=swap_sitting_team)
+        sheet_write(table, edit=swap_sitting_team, context=ChangeContext(version=version - 1, actor=TABLE_LINK))
 
-    sheet_write(table, version=version, actor=TABLE_LINK, edit=swap_sitting_team)
+    sheet_write(table, edit=swap_sitting_team, context=ChangeContext(version=version, actor=TABLE_LINK))
     table.refresh_from_db()
     assert table.sitting_pair == "EW"
     assert not table.signatures.exists(), "the signature given is void"
@@ -36,11 +39,17 @@ def test_a_new_kind_of_change_gets_every_step_of_the_write_path(table, sheet, sc
     sheet.sign_both(table)
     locked = sheet.version(table)
     with pytest.raises(ServiceError, match="signed and locked"):
-        sheet_write(table, version=locked, actor=TABLE_LINK, edit=swap_sitting_team)
+        sheet_write(table, edit=swap_sitting_team, context=ChangeContext(version=locked, actor=TABLE_LINK))
     with pytest.raises(ServiceError) as no_reason:
-        sheet_write(table, version=locked, actor=Actor.staff(scorekeeper), edit=swap_sitting_team)
+        sheet_write(
+            table, edit=swap_sitting_team, context=ChangeContext(version=locked, actor=Actor.staff(scorekeeper))
+        )
     assert no_reason.value.field == "reason"
-    sheet_write(table, version=locked, actor=Actor.staff(scorekeeper), edit=swap_sitting_team, reason="Swapped seats")
+    sheet_write(
+        table,
+        edit=swap_sitting_team,
+        context=ChangeContext(version=locked, actor=Actor.staff(scorekeeper), reason="Swapped seats"),
+    )
     entry = table.changes.latest("version")
     assert entry.correction and entry.reason == "Swapped seats" and entry.who == scorekeeper.username
 
@@ -56,7 +65,7 @@ def test_an_edit_the_rules_refuse_leaves_nothing_behind(table, sheet):
         return Change(LogEntry.Action.HAND_ADDED, "hand 3 dealt by West", result=hand)
 
     with pytest.raises(ServiceError) as refused:
-        sheet_write(table, version=version, actor=TABLE_LINK, edit=out_of_rotation)
+        sheet_write(table, edit=out_of_rotation, context=ChangeContext(version=version, actor=TABLE_LINK))
     assert refused.value.field == "dealer"
     table.refresh_from_db()
     assert table.version == version and table.hands.count() == 2
@@ -72,20 +81,23 @@ def test_a_penalty_of_a_re_deal_is_removable_unless_it_caused_the_re_deal(client
     html = client.get(f"/table/{table.secret}/").content.decode()
     assert f"/penalties/{taken.pk}/remove/" in html and f"/penalties/{cause.pk}/remove/" not in html
     with pytest.raises(ServiceError, match="remove the re-deal instead"):
-        sheets.penalty_remove(penalty=cause, version=sheet.version(table))
-    sheets.penalty_remove(penalty=taken, version=sheet.version(table))
+        sheets.penalty_remove(penalty=cause, context=ChangeContext(version=sheet.version(table)))
+    sheets.penalty_remove(penalty=taken, context=ChangeContext(version=sheet.version(table)))
     assert not misdeal.penalties.exists()
 
 
-def test_a_change_carries_its_context_whole_or_as_the_keywords_scripts_have_always_passed(table, sheet, scorekeeper):
-    context = sheets.ChangeContext(version=sheet.version(table), actor=TABLE_LINK)
-    first = sheets.hand_record(table=table, entry=sheets.HandEntry("N", "N", 3, "high", 9), context=context)
-    east = sheets.HandEntry("E", "N", 3, "high", 9)
-    second = sheets.hand_record(table=table, entry=east, version=1, user=scorekeeper)
-    assert (first.by_staff, second.by_staff) == (False, True), "a logged-in user acts as staff"
-    changed = sheets.hand_update(
-        hand=first, entry=sheets.HandEntry("N", "N", 4, "high", 10), version=2, actor=Actor.staff(scorekeeper)
-    )
-    assert (changed.bid_level, changed.by_staff) == (4, True)
-    with pytest.raises(TypeError):
-        sheets.hand_remove(hand=changed, context=sheets.ChangeContext(version=3), actor=TABLE_LINK)
+def test_every_sheet_service_takes_its_change_as_one_keyword_only_context():
+    """One signature per service: the change's version, actor and reason travel as ``context`` and nothing else
+    (no loose keywords beside it), so mypy checks every call."""
+    named = [getattr(sheets, name) for name in sheets.__all__]
+    services = [
+        service for service in named if inspect.isfunction(service) and "context" in signature(service).parameters
+    ]
+    assert len(services) == 17, "the sixteen services of a sheet and sheet_write"
+    for service in services:
+        parameters = signature(service).parameters
+        context = parameters["context"]
+        assert context.kind is Parameter.KEYWORD_ONLY and context.default is Parameter.empty, service.__name__
+        assert context.annotation in (ChangeContext, "ChangeContext"), service.__name__
+        assert not any(p.kind is Parameter.VAR_KEYWORD for p in parameters.values()), service.__name__
+        assert not {"version", "actor", "user"} & set(parameters), service.__name__

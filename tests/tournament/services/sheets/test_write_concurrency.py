@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from tests.conftest import round_published
 from tournament.errors import ServiceError
 from tournament.services.draws import round_unpublish
-from tournament.services.sheets import HandEntry, StaleSheet, hand_record
+from tournament.services.sheets import ChangeContext, HandEntry, StaleSheet, hand_record
 from tournament.services.sheets.write import locked_table
 
 
@@ -23,7 +23,9 @@ def test_two_devices_saving_the_same_table_at_once(table):
     def save(bidder: str) -> None:
         try:
             barrier.wait()
-            hand_record(table=table, version=0, entry=HandEntry("N", bidder, 3, "high", 9, "spades"))
+            hand_record(
+                table=table, entry=HandEntry("N", bidder, 3, "high", 9, "spades"), context=ChangeContext(version=0)
+            )
             outcomes.append("saved")
         except StaleSheet as error:
             outcomes.append(error.message)
@@ -84,7 +86,9 @@ def test_a_save_does_not_wait_for_another_tables_save_to_commit(tournament, make
     try:
         assert holding.wait(timeout=10)
         saving, outcome = _in_thread(
-            lambda: hand_record(table=second, version=0, entry=HandEntry("N", "N", 3, "high", 9, "spades"))
+            lambda: hand_record(
+                table=second, entry=HandEntry("N", "N", 3, "high", 9, "spades"), context=ChangeContext(version=0)
+            )
         )
         saving.join(timeout=10)
         assert not saving.is_alive(), "the save waited for another table's open transaction"
@@ -113,7 +117,9 @@ def test_a_save_waits_for_the_round_being_unpublished_and_is_refused(tournament,
     unpublishing, _ = _in_thread(unpublish_left_open)
     assert holding.wait(timeout=10)
     saving, outcome = _in_thread(
-        lambda: hand_record(table=table, version=0, entry=HandEntry("N", "N", 3, "high", 9, "spades"))
+        lambda: hand_record(
+            table=table, entry=HandEntry("N", "N", 3, "high", 9, "spades"), context=ChangeContext(version=0)
+        )
     )
     saving.join(timeout=2)
     waited = saving.is_alive()

@@ -14,7 +14,7 @@ from tournament.models import LogEntry, Throttle, Tournament
 from tournament.models.events import CODE_ALPHABET, CODE_LENGTH
 from tournament.services import sheets, throttle
 from tournament.services.log import Actor
-from tournament.services.sheets import HandEntry, Submitted, WrongCode
+from tournament.services.sheets import ChangeContext, HandEntry, Submitted, WrongCode
 from tournament.services.teams import team_code_open, team_code_renew, team_desk_update
 from tournament.services.throttle import WRONG_CODES_ALLOWED
 
@@ -29,7 +29,11 @@ def first_player(table, pair):
 
 def sign(sheet, table, pair, code, **kwargs):
     return sheets.sheet_sign(
-        table=table, version=sheet.version(table), pair=pair, player=first_player(table, pair), code=code, **kwargs
+        table=table,
+        pair=pair,
+        player=first_player(table, pair),
+        code=code,
+        context=sheet.context(table, **kwargs),
     )
 
 
@@ -214,22 +218,30 @@ def test_the_other_team_accepts_each_hand_before_the_sheet_is_signed(two_tables,
     with pytest.raises(ServiceError, match="hand 1 is not accepted by the other team yet"):
         sign(sheet, table, "NS", team(table, "NS").code)
     with pytest.raises(ServiceError, match="That is North–South's code"):
-        sheets.hand_accept(table=table, version=sheet.version(table), hand=hands[0], code=team(table, "NS").code)
+        sheets.hand_accept(
+            table=table, hand=hands[0], code=team(table, "NS").code, context=ChangeContext(version=sheet.version(table))
+        )
     for hand in hands[:3]:
-        sheets.hand_accept(table=table, version=sheet.version(table), hand=hand, code=team(table, "EW").code)
+        sheets.hand_accept(
+            table=table, hand=hand, code=team(table, "EW").code, context=ChangeContext(version=sheet.version(table))
+        )
     sheets.hand_update(
         hand=hands[0],
-        version=sheet.version(table),
         entry=HandEntry("N", "N", 3, "high", 10, "spades"),
+        context=ChangeContext(version=sheet.version(table)),
     )
     hands[0].refresh_from_db()
     assert hands[0].accepted_at is None, "a changed hand is accepted again"
     sheets.hand_update(
-        hand=hands[3], version=sheet.version(table), entry=HandEntry("W", "W", 1, "nt", 9), user=scorekeeper
+        hand=hands[3],
+        entry=HandEntry("W", "W", 1, "nt", 9),
+        context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper)),
     )
     hands[3].refresh_from_db()
     assert hands[3].accepted_at is not None, "staff entries need no acceptance"
-    sheets.hand_accept(table=table, version=sheet.version(table), hand=hands[0], code=team(table, "EW").code)
+    sheets.hand_accept(
+        table=table, hand=hands[0], code=team(table, "EW").code, context=ChangeContext(version=sheet.version(table))
+    )
     sign(sheet, table, "NS", team(table, "NS").code)
     accepted = table.changes.filter(action=LogEntry.Action.HAND_ACCEPTED)
     assert accepted.count() == 4 and "East–West" in accepted.first().summary
@@ -240,7 +252,12 @@ def test_the_other_team_accepts_each_hand_before_the_sheet_is_signed(two_tables,
 
 def submit(sheet, table, pair, entry=None, **kwargs):
     return sheets.hand_submit(
-        table=table, version=sheet.version(table), pair=pair, code=team(table, pair).code, entry=entry, **kwargs
+        table=table,
+        pair=pair,
+        code=team(table, pair).code,
+        entry=entry,
+        **kwargs,
+        context=ChangeContext(version=sheet.version(table)),
     )
 
 
@@ -278,12 +295,20 @@ def test_staff_settle_entries_that_differ(two_tables, sheet, mode, scorekeeper):
     submit(sheet, table, "NS", HandEntry("N", "N", 3, "high", 9, "spades"))
     submit(sheet, table, "EW", HandEntry("N", "N", 3, "high", 8, "spades"))
     with pytest.raises(ServiceError, match="Only the tournament director or scorekeeper"):
-        sheets.entries_settle(table=table, version=sheet.version(table), keep="NS", reason="x")
+        sheets.entries_settle(table=table, keep="NS", context=ChangeContext(version=sheet.version(table), reason="x"))
     with pytest.raises(ServiceError, match="Say why") as no_reason:
-        sheets.entries_settle(table=table, version=sheet.version(table), keep="NS", reason=" ", user=scorekeeper)
+        sheets.entries_settle(
+            table=table,
+            keep="NS",
+            context=ChangeContext(version=sheet.version(table), actor=Actor.staff(scorekeeper), reason=" "),
+        )
     assert no_reason.value.field == "reason"
     hand = sheets.entries_settle(
-        table=table, version=sheet.version(table), keep="EW", reason="Books counted with both teams", user=scorekeeper
+        table=table,
+        keep="EW",
+        context=ChangeContext(
+            version=sheet.version(table), actor=Actor.staff(scorekeeper), reason="Books counted with both teams"
+        ),
     )
     assert hand.books == 8 and not table.submissions.exists()
     settled = table.changes.get(action=LogEntry.Action.ENTRIES_SETTLED)
@@ -321,7 +346,9 @@ def test_a_double_entry_is_refused_beside_its_field_before_the_other_team_enters
         submit(sheet, table, "NS", HandEntry("W", "E", 3, "high", 9, "spades"))
     assert refused.value.field == "dealer"
     with pytest.raises(WrongCode):
-        sheets.hand_submit(table=table, version=sheet.version(table), pair="NS", code=team(table, "EW").code)
+        sheets.hand_submit(
+            table=table, pair="NS", code=team(table, "EW").code, context=ChangeContext(version=sheet.version(table))
+        )
 
 
 def test_staff_see_the_pauses_and_lift_one_which_is_logged(client, two_tables, sheet, scorekeeper):
