@@ -136,10 +136,10 @@ def draw_changed(round_: Round, actor: Actor | None, action: str, summary: str, 
 
 
 def draw_snapshot(round_: Round) -> dict:
-    """A draw as table numbers and team numbers, for the log: {"1": [3, 7], ..., "bye": 9}."""
+    """A draw as table numbers and team numbers (North–South first), for the log: {"1": [3, 7], ..., "bye": 9}."""
     tables: dict[int, list[int]] = {}
     bye = None
-    for table, team in round_.seatings.order_by("table__number", "pair").values_list("table__number", "team__number"):
+    for table, team in round_.seatings.order_by("table__number", "-pair").values_list("table__number", "team__number"):
         if table is None:
             bye = team
         else:
