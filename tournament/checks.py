@@ -11,7 +11,7 @@ from django.core import checks
 from django.core.checks import Error, Tags, register
 from django.db import DatabaseError
 
-from tournament.management.shell import manage_command
+from tournament.shell import manage_command
 
 # Passwords that have appeared in this project's README or docs: anyone who read them can try them.
 PUBLISHED_PASSWORDS = ("whist-director",)

@@ -2,7 +2,8 @@
 
 from collections import defaultdict
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Any
 
 from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, When
@@ -10,11 +11,11 @@ from django.db.models import Case, Count, F, IntegerField, Q, QuerySet, Sum, Whe
 from scoring import Credit, Pair, bye_points
 from scoring.outcome import PROVISIONAL
 from scoring.pairing import Entrant
-from scoring.places import Place
+from scoring.places import Place, places
 from scoring.standings import Meeting, TeamRecord, rank
 from tournament.models import Round, Seating, Table, Team, TeamMember, TeamRecords, Tournament
 from tournament.models.events import TeamNaming
-from tournament.selectors.ratings import ratings_break_ties
+from tournament.selectors.ratings import team_ratings
 
 NS, EW = Pair.NORTH_SOUTH, Pair.EAST_WEST
 
@@ -392,3 +393,21 @@ def ranked_entrants(tournament: Tournament, teams: list[Team]) -> list[Entrant]:
     order = {row.team.pk: index for index, row in enumerate(tournament_standings(tournament))}
     ranked = sorted(teams, key=lambda team: (order.get(team.pk, len(order)), team.number))
     return [Entrant(team.pk, team.city) for team in ranked]
+
+
+def ratings_break_ties(rows: list[StandingRow]) -> list[StandingRow]:
+    """Standing rows with each shared place split by team rating, highest first; teams without a rating
+    come after rated ones, and teams still level (or both unrated) keep sharing the place."""
+    if not any(row.place.shared for row in rows):
+        return rows
+    ratings = team_ratings(row.team.pk for row in rows)
+
+    def strength(row: StandingRow) -> tuple[bool, float]:
+        rating = ratings.get(row.team.pk)
+        return (rating is not None, round(rating, 6) if rating is not None else 0)
+
+    result: list[StandingRow] = []
+    for place, grouped in groupby(rows, key=lambda row: row.place):
+        levels = [list(level) for _, level in groupby(sorted(grouped, key=strength, reverse=True), key=strength)]
+        result.extend(replace(row, place=split) for split, row in places(levels, first=place.number))
+    return result

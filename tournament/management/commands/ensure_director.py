@@ -6,8 +6,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from tournament.management.shell import manage_command
 from tournament.roles import DIRECTORS, role_groups_ensure
+from tournament.shell import manage_command
 
 PASSWORD_VARIABLE = "DIRECTOR_PASSWORD"
 
