@@ -1,6 +1,7 @@
 """The statistics' columns, declared once (``{% load statistics %}``): ``{% statistics_headers %}`` heads a table of
-them and ``{{ stats|statistics_cells }}`` fills a row with a team's or a person's figures, on the tournament's
-statistics page and a person's page alike. A row's cells are made in one call: the page lists every team."""
+them and ``{{ stats|statistics_cells }}`` fills a row with a person's figures; ``{% statistics_team_row row href %}``
+a team's row on the tournament's statistics page, its team linked (``href``: the team pages' address without the
+number). A row is made in one call: the page lists every team."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,6 +12,8 @@ from django import template
 from django.utils.safestring import SafeString
 
 from scoring.statistics import Statistics
+from tournament.selectors.statistics import TeamStatistics
+from tournament.templatetags.typed import shown
 
 register = template.Library()
 
@@ -48,3 +51,10 @@ def statistics_headers() -> SafeString:
 def statistics_cells(stats: Statistics) -> SafeString:
     """The figures are numbers the engine counted: nothing in them to escape."""
     return SafeString("".join(f'<td class="num">{column.figure(stats)}</td>' for column in COLUMNS))
+
+
+@register.simple_tag
+def statistics_team_row(row: TeamStatistics, href: str) -> SafeString:
+    number = row.team.number
+    team = f'<td><a href="{href}{number}/">#{number} {shown(row.team.display_name)}</a></td>'
+    return SafeString(team + statistics_cells(row.stats))
