@@ -9,6 +9,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
@@ -19,13 +20,19 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from tournament import selectors
-from tournament.models import Round, Table, Tournament
+from tournament.models import Hand, LogEntry, Penalty, Round, Signature, Table, Team, Tournament
 from tournament.selectors.bracket_tree import GAP
 from tournament.selectors.money import payout_sheet
 from tournament.selectors.standings import tournament_standings
+from tournament.selectors.tables import SeatView
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    from tournament.selectors.rounds import SheetRecords
 
 SPARE_ROWS = 3
-PAGE_SIZES = {Tournament.PaperSize.LETTER: "letter", Tournament.PaperSize.A4: "A4"}
+PAGE_SIZES: dict[str, str] = {Tournament.PaperSize.LETTER: "letter", Tournament.PaperSize.A4: "A4"}
 
 
 def static_roots() -> list[Path]:
@@ -111,7 +118,7 @@ def qr_svg(url: str) -> str:
 class SheetRow:
     """One printed row: a hand or a re-deal, or an empty row to fill in by hand."""
 
-    hand: object | None
+    hand: Hand | None
     corrected: bool = False
 
 
@@ -120,29 +127,36 @@ class PrintedSheet:
     table: Table
     link: str
     qr: str
+    seats: list[SeatView]
     rows: list[SheetRow]
-    penalties: list
-    signatures: dict
-    corrections: list
+    penalties: list[Penalty]
+    signatures: dict[str, Signature]
+    corrections: list[LogEntry]
 
 
-def _sheet(table: Table, base_url: str, blank: bool, hands_per_round: int) -> PrintedSheet:
+def _sheet(
+    table: "WithAnnotations[Table, SheetRecords]",
+    seats: list[SeatView],
+    base_url: str,
+    blank: bool,
+    hands_per_round: int,
+) -> PrintedSheet:
     link = table_link(table, base_url)
     if blank:
         rows = [SheetRow(None) for _ in range(hands_per_round + SPARE_ROWS)]
-        return PrintedSheet(table, link, qr_svg(link), rows, [], {}, [])
+        return PrintedSheet(table, link, qr_svg(link), seats, rows, [], {}, [])
     hands = list(table.hands.all())
     corrected = _corrected_hand_numbers(table.corrections)
     rows = [SheetRow(hand, corrected=hand.hand_number in corrected) for hand in hands]
     rows += [SheetRow(None) for _ in range(max(0, hands_per_round + 1 - len(rows)))]
     penalties = [penalty for hand in hands for penalty in hand.penalties.all()] + list(table.rulings)
     signatures = {signature.pair: signature for signature in table.signatures.all()}
-    return PrintedSheet(table, link, qr_svg(link), rows, penalties, signatures, list(table.corrections))
+    return PrintedSheet(table, link, qr_svg(link), seats, rows, penalties, signatures, list(table.corrections))
 
 
-def _corrected_hand_numbers(corrections) -> set[int]:
+def _corrected_hand_numbers(corrections: list[LogEntry]) -> set[int]:
     """The hands that staff corrections after signing touched, from the changes' old and new values."""
-    numbers = set()
+    numbers: set[int] = set()
     for change in corrections:
         for snapshot in (change.before or {}, change.after or {}):
             number = snapshot.get("hand_number", snapshot.get("hand"))
@@ -157,9 +171,10 @@ def round_sheets_pdf(round_: Round, *, blank: bool, base_url: str) -> bytes:
     rules = tournament.rules
     tables = selectors.round_sheets(round_)
     substitutes = selectors.round_substitutes(round_.pk)
-    for table in tables:
-        table.seat_views = selectors.table_seats(table, substitutes)
-    sheets = [_sheet(table, base_url, blank, rules.hands_per_round) for table in tables]
+    sheets = [
+        _sheet(table, selectors.table_seats(table, substitutes), base_url, blank, rules.hands_per_round)
+        for table in tables
+    ]
     context = {
         "round": round_,
         "tournament": tournament,
@@ -252,7 +267,10 @@ def standings_pdf(tournament: Tournament) -> bytes:
     return pdf_render("print/standings.html", context, paper=tournament.paper_size)
 
 
-LANDSCAPE_MM = {Tournament.PaperSize.LETTER: (279.4, 215.9), Tournament.PaperSize.A4: (297.0, 210.0)}
+LANDSCAPE_MM: dict[str, tuple[float, float]] = {
+    Tournament.PaperSize.LETTER: (279.4, 215.9),
+    Tournament.PaperSize.A4: (297.0, 210.0),
+}
 PAGE_MARGINS_MM = (24.0, 22.0)
 BRACKET_HEADER_MM = 24.0
 CAPTION_MM = 7.0
@@ -388,7 +406,7 @@ def payouts_pdf(tournament: Tournament) -> bytes:
 class Pairing:
     """A team's place in a round, for the wall: its table and side, or a bye (``table`` None)."""
 
-    team: object
+    team: Team
     table: int | None = None
     side: str = ""
 

@@ -3,24 +3,35 @@
 The `standings` and `playoff` commands print the same answers as JSON.
 """
 
+from typing import TYPE_CHECKING, TypedDict, overload
+
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from scoring import Pair, TeamOutcome
+from scoring import Pair, Result, TeamOutcome
 from tournament import selectors
 from tournament.api import schemas
 from tournament.models import Event, Hand, Penalty, Round, Seating, Substitute, Table, Team, Tournament
 from tournament.selectors.prefetch import members, seatings
-from tournament.selectors.standings import StandingRow, credits_attach, tournament_standings
+from tournament.selectors.standings import StandingRow, StandingTeam, credits_attach, tournament_standings
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    from tournament.selectors.rounds import SheetRecords
 
 IN_PLAY = [Round.Status.PUBLISHED, Round.Status.CLOSED]
 
 
+@overload
+def team_ref(team: Team) -> schemas.TeamRef: ...
+@overload
+def team_ref(team: Team | None) -> schemas.TeamRef | None: ...
 def team_ref(team: Team | None) -> schemas.TeamRef | None:
     return schemas.TeamRef.model_validate(team) if team is not None else None
 
 
-def players_of(team: Team) -> list[str]:
+def players_of(team: Team | StandingTeam) -> list[str]:
     return team.player_name_list
 
 
@@ -74,7 +85,16 @@ def hand_out(hand: Hand) -> schemas.HandOut:
     return schemas.HandOut.model_validate(hand)
 
 
-def round_result_out(outcome: TeamOutcome) -> dict:
+class RoundResultFields(TypedDict):
+    points_for: int
+    points_against: int
+    result: Result
+    counted: bool
+    provisional: bool
+    line: str
+
+
+def round_result_out(outcome: TeamOutcome) -> RoundResultFields:
     """A team's round as the API gives it (``RoundResultOut``'s fields)."""
     return {
         "points_for": outcome.points_for,
@@ -86,7 +106,8 @@ def round_result_out(outcome: TeamOutcome) -> dict:
     }
 
 
-def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:
+def table_out(table: Table) -> schemas.TableOut:
+    """A table as the rounds' list gives it: no hands (see ``table_sheet_out``)."""
     winner = None
     if table.signed and table.winner_pair:
         winner = table.team_at(table.winner_pair).number
@@ -105,17 +126,21 @@ def table_out(table: Table, *, with_hands: bool = False) -> schemas.TableOut:
         ns_total=table.ns_total,
         ew_total=table.ew_total,
         winner=winner,
-        north_south_round=round_result_out(table.side_outcome(Pair.NORTH_SOUTH)),
-        east_west_round=round_result_out(table.side_outcome(Pair.EAST_WEST)),
-        hands=[hand_out(hand) for hand in table.hands.all()] if with_hands else None,
-        rulings=[penalty_out(p) for p in table.rulings] if with_hands else None,
+        north_south_round=schemas.RoundResultOut(**round_result_out(table.side_outcome(Pair.NORTH_SOUTH))),
+        east_west_round=schemas.RoundResultOut(**round_result_out(table.side_outcome(Pair.EAST_WEST))),
     )
+
+
+def table_sheet_out(table: "WithAnnotations[Table, SheetRecords]") -> schemas.TableOut:
+    """A table with its hands and the round-level rulings, as one round's record gives it."""
+    hands = [hand_out(hand) for hand in table.hands.all()]
+    return table_out(table).model_copy(update={"hands": hands, "rulings": [penalty_out(p) for p in table.rulings]})
 
 
 def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
     """The published rounds with their tables (no hands: see one round)."""
     in_play = list(tournament.rounds.filter(status__in=IN_PLAY).order_by("number"))
-    tables = {}
+    tables: dict[int, list[Table]] = {}
     for table in (
         Table.objects.filter(round__in=in_play)
         .select_related("round", "playoff_match")
@@ -123,14 +148,14 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
         .order_by("number")
     ):
         tables.setdefault(table.round_id, []).append(table)
-    byes = {}
+    byes: dict[int, list[Seating]] = {}
     for seating in (
         Seating.objects.filter(round__in=in_play, table__isnull=True)
         .select_related("team")
         .prefetch_related(members("team__memberships"))
     ):
         byes.setdefault(seating.round_id, []).append(seating)
-    substitutes = {}
+    substitutes: dict[int, list[Substitute]] = {}
     for substitute in Substitute.objects.filter(round__in=in_play).select_related("team", "replaces"):
         substitutes.setdefault(substitute.round_id, []).append(substitute)
     sitting_out = selectors.rounds_sitting_out(tournament, [round_.number for round_ in in_play])
@@ -142,7 +167,7 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
     return [
         round_out(
             round_,
-            tables.get(round_.pk, []),
+            [table_out(table) for table in tables.get(round_.pk, [])],
             byes.get(round_.pk, []),
             substitutes.get(round_.pk, []),
             sitting_out.get(round_.number, []),
@@ -152,7 +177,11 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
 
 
 def round_out(
-    round_: Round, tables: list, byes: list, substitutes: list, sitting_out: list[Team], *, with_hands: bool = False
+    round_: Round,
+    tables: list[schemas.TableOut],
+    byes: list[Seating],
+    substitutes: list[Substitute],
+    sitting_out: list[Team],
 ) -> schemas.RoundOut:
     return schemas.RoundOut(
         number=round_.number,
@@ -161,7 +190,7 @@ def round_out(
         status=round_.status,
         method=round_.method,
         published_at=round_.published_at,
-        tables=[table_out(table, with_hands=with_hands) for table in tables],
+        tables=tables,
         byes=[team_ref(seating.team) for seating in byes],
         bye_credit=byes[0].credit.points if byes and byes[0].credit else None,
         bye_credit_provisional=bool(byes and byes[0].credit and byes[0].credit.provisional),
@@ -179,11 +208,10 @@ def round_with_hands(tournament: Tournament, number: int) -> schemas.RoundOut:
     sitting_out = selectors.rounds_sitting_out(tournament, [number]).get(number, [])
     return round_out(
         round_,
-        selectors.round_sheets(round_),
+        [table_sheet_out(table) for table in selectors.round_sheets(round_)],
         selectors.round_byes(round_),
         substitutes,
         sitting_out,
-        with_hands=True,
     )
 
 

@@ -1,5 +1,7 @@
 """Rounds and their tables: the draw, the live view, and every sheet of a round for printing."""
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -20,6 +22,9 @@ from tournament.models import (
 from tournament.selectors.prefetch import members, penalties, seatings
 from tournament.selectors.standings import credits_attach
 from tournament.selectors.teams import teams_with_players
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 
 def rounds_of(tournament: Tournament) -> QuerySet[Round]:
@@ -138,9 +143,17 @@ def draw_matches(
     return found_tables, found_byes
 
 
-def round_sheets(round_: Round) -> list[Table]:
+class SheetRecords(TypedDict):
+    """What a printed sheet reads beside the table's own records: the round-level rulings and the staff's
+    corrections after signing, each in order."""
+
+    rulings: list[Penalty]
+    corrections: list[LogEntry]
+
+
+def round_sheets(round_: Round) -> "list[WithAnnotations[Table, SheetRecords]]":
     """Every table of a round with all a printed sheet shows, in a fixed number of queries."""
-    tables: list[Table] = list(
+    tables: list[WithAnnotations[Table, SheetRecords]] = list(
         round_.tables.select_related("playoff_match")
         .prefetch_related(
             seatings(),
