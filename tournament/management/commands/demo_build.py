@@ -194,17 +194,17 @@ def _corrections(round_: Round, director: Actor) -> None:
     )
     table = round_.tables.get(number=2)
     hand = table.hands.get(sequence=1)
-    assert hand.bid_level is not None and hand.books is not None, "a hand played has a bid and its books"
+    assert hand.level is not None and hand.books is not None, "a hand played has a bid and its books"
     table.refresh_from_db()
     hand_update(
         hand=hand,
         entry=HandEntry(
             hand.dealer,
             hand.bidder,
-            hand.bid_level,
-            hand.bid_kind,
+            hand.level,
+            hand.kind,
             min(13, hand.books + 1),
-            hand.trump_suit,
+            hand.suit,
             hand.direction,
         ),
         context=ChangeContext(version=table.version, actor=director, reason="Tricks counted again: one more book"),

@@ -46,16 +46,16 @@ def _candidate(table: Table, submission: HandSubmission) -> Hand:
     if submission.redeal_reason:
         hand.misdeal = submission.redeal_reason == RedealReason.MISDEAL
     else:
-        assert submission.bid_level is not None and submission.books is not None, "a played hand has a bid and books"
+        assert submission.level is not None and submission.books is not None, "a played hand has a bid and books"
         apply_entry(
             hand,
             HandEntry(
                 submission.dealer,
                 submission.bidder,
-                submission.bid_level,
-                submission.bid_kind,
+                submission.level,
+                submission.kind,
                 submission.books,
-                submission.trump_suit,
+                submission.suit,
                 submission.direction,
             ),
         )

@@ -42,9 +42,9 @@ def hand_snapshot(hand: Hand, *, out_of_turn: bool | None = None) -> dict:
         "hand_number": hand.hand_number,
         "dealer": hand.dealer,
         "bidder": hand.bidder,
-        "level": hand.bid_level,
-        "kind": hand.bid_kind,
-        "suit": hand.trump_suit,
+        "level": hand.level,
+        "kind": hand.kind,
+        "suit": hand.suit,
         "direction": hand.direction,
         "books": hand.books,
         "misdeal": hand.misdeal,
@@ -78,9 +78,9 @@ def apply_entry(record: Hand | HandSubmission, entry: HandEntry) -> None:
     """Write an entry's seats, bid, trump and books onto a played hand or a team's submission of it."""
     record.dealer = entry.dealer
     record.bidder = entry.bidder
-    record.bid_level = entry.level
-    record.bid_kind = entry.kind
-    record.trump_suit = entry.suit
+    record.level = entry.level
+    record.kind = entry.kind
+    record.suit = entry.suit
     record.direction = entry.direction
     record.books = entry.books
 
