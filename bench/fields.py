@@ -66,9 +66,7 @@ def play_fast(table: Table, winner_first: bool) -> None:
     hands = []
     for number, dealer in enumerate(Seat, start=1):
         bidder = dealer if (number % 2 == 1) == winner_first else dealer.next
-        hands.append(
-            Hand(table=table, sequence=number, dealer=dealer, bidder=bidder, bid_level=3, bid_kind="high", books=9)
-        )
+        hands.append(Hand(table=table, sequence=number, dealer=dealer, bidder=bidder, level=3, kind="high", books=9))
     Hand.objects.bulk_create(hands)
     Table.objects.filter(pk=table.pk).update(first_dealer=Seat.NORTH)
     table.refresh_from_db()
@@ -184,9 +182,9 @@ def _round_play(tournament: Tournament, teams: list[Team], *, seed: int) -> None
                     hand_number=sequence,
                     dealer=dealer,
                     bidder=dealer,
-                    bid_level=3,
-                    bid_kind="high",
-                    trump_suit="spades",
+                    level=3,
+                    kind="high",
+                    suit="spades",
                     books=9 if north_south else 8,
                     books_after_penalties=9 if north_south else 8,
                     made=True,

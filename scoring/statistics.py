@@ -26,8 +26,8 @@ class HandLine(Generic[K]):
 
     key: K
     points: int
-    bid_level: int | None = None
-    bid_kind: str = ""
+    level: int | None = None
+    kind: str = ""
     made: bool | None = None
     boston: bool = False
 
@@ -88,8 +88,8 @@ def tally(lines: Iterable[HandLine[K]], reneges: Mapping[K, int] | None = None) 
         stats = result.setdefault(line.key, Statistics())
         stats.hands += 1
         stats.points += line.points
-        if line.bid_level is not None:
-            bid = (line.bid_level, BidKind(line.bid_kind).value)
+        if line.level is not None:
+            bid = (line.level, BidKind(line.kind).value)
             book = stats.made if line.made else stats.set
             book[bid] = book.get(bid, 0) + 1
             stats.bostons += int(line.boston)

@@ -75,7 +75,7 @@ def test_a_hand_is_entered_without_scrolling_from_the_first_dealer_on(phone, fre
         per_hand.append(taps(phone))
     assert per_hand == [4, 4], "bidder, bid, trump, books: the books save the hand"
     hands = list(fresh_table.hands.order_by("sequence"))
-    assert [(hand.bidder, hand.trump_suit, hand.books) for hand in hands] == [("N", "hearts", 9), ("E", "hearts", 10)]
+    assert [(hand.bidder, hand.suit, hand.books) for hand in hands] == [("N", "hearts", 9), ("E", "hearts", 10)]
 
     # Tapped in another order, the hand waits for Save, its points shown clear of the books.
     phone.wait_for_load_state("load")

@@ -67,7 +67,7 @@ def test_a_hand_takes_three_taps_four_with_the_trump_and_the_next_form_is_in_vie
         if number != "4":
             assert in_view(phone, "#hand-form [data-field=bidder]"), "the next hand's form is at the top"
     assert per_hand == [4, 3, 3, 4], "bidder, bid, (trump,) books"
-    suits = [hand.trump_suit for hand in Hand.objects.filter(table=dealt_table).order_by("sequence")]
+    suits = [hand.suit for hand in Hand.objects.filter(table=dealt_table).order_by("sequence")]
     assert suits == ["hearts", "", "", "spades"]
 
     expect(phone.get_by_text("Round complete")).to_be_visible()
@@ -109,7 +109,7 @@ def test_a_hand_saved_on_the_wrong_books_is_undone_with_one_tap_and_corrected_wi
     phone.get_by_text("Hand 1 saved: North–South 4").wait_for()
     assert taps(phone) == 6, "four taps, the undo, the right books"
     hand = Hand.objects.get(table=dealt_table)
-    assert (hand.bidder, hand.trump_suit, hand.books) == ("N", "hearts", 10)
+    assert (hand.bidder, hand.suit, hand.books) == ("N", "hearts", 10)
 
     sheets.hand_record(
         table=dealt_table,

@@ -46,8 +46,8 @@ line = st.builds(
     HandLine,
     key=st.sampled_from("ABC"),
     points=st.integers(-14, 14),
-    bid_level=st.one_of(st.none(), st.integers(1, 7)),
-    bid_kind=st.sampled_from(["high", "low", "nt"]),
+    level=st.one_of(st.none(), st.integers(1, 7)),
+    kind=st.sampled_from(["high", "low", "nt"]),
     made=st.booleans(),
     boston=st.booleans(),
 )
@@ -57,7 +57,7 @@ line = st.builds(
 def test_every_hand_and_bid_is_counted_once(lines):
     stats = tally(lines)
     assert sum(s.hands for s in stats.values()) == len(lines)
-    assert sum(s.bids for s in stats.values()) == sum(1 for x in lines if x.bid_level is not None)
+    assert sum(s.bids for s in stats.values()) == sum(1 for x in lines if x.level is not None)
     assert sum(s.points for s in stats.values()) == sum(x.points for x in lines)
 
 

@@ -107,9 +107,9 @@ class HandOut(Schema):
     dealer: str
     bidder: Blank
     bid: Blank = read("contract.bid", "bid", None, "The bid in the players' words, e.g. '4 Downtown'.")
-    level: int | None = read("bid_level", "level")
-    kind: Blank = read("bid_kind", "kind", description=f"The bid's kind: {KINDS}.")
-    trump: Blank = read("trump_suit", "trump")
+    level: int | None
+    kind: Blank = Field(description=f"The bid's kind: {KINDS}.")
+    trump: Blank = read("suit", "trump")
     direction: Blank = read("contract.direction", "direction")
     books: int | None
     books_after_penalties: int | None

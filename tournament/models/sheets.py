@@ -10,7 +10,7 @@ from tournament.models.events import Player
 from tournament.models.rounds import Table
 
 # What a scorekeeper enters of a played deal: the same fields on a hand and on a team's own entry of it.
-DEAL_ENTRY = ("dealer", "bidder", "bid_level", "bid_kind", "trump_suit", "direction", "books")
+DEAL_ENTRY = ("dealer", "bidder", "level", "kind", "suit", "direction", "books")
 
 
 def contract_of(level: int, kind: str, suit: str, direction: str) -> scoring.Contract:
@@ -32,9 +32,9 @@ class Hand(models.Model):
     dealer = models.CharField(max_length=1, choices=Seat.choices())
     misdeal = models.BooleanField(default=False)
     bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
-    bid_level = models.PositiveSmallIntegerField(null=True, blank=True)
-    bid_kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
-    trump_suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
+    level = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
+    suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
     direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
     books = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Bidding team's books as played.")
     by_staff = models.BooleanField(
@@ -71,41 +71,41 @@ class Hand(models.Model):
                 fields=["table", "entry_id"], condition=~Q(entry_id=""), name="hand_entry_recorded_once"
             ),
             models.CheckConstraint(
-                condition=Q(bid_level__isnull=True) | Q(bid_level__gte=1, bid_level__lte=7), name="hand_bid_level_range"
+                condition=Q(level__isnull=True) | Q(level__gte=1, level__lte=7), name="hand_bid_level_range"
             ),
             models.CheckConstraint(condition=Q(books__isnull=True) | Q(books__lte=13), name="hand_books_range"),
             models.CheckConstraint(
                 condition=(
-                    Q(bidder="", bid_level__isnull=True, bid_kind="", books__isnull=True)
-                    | (~Q(bidder="") & Q(bid_level__isnull=False) & ~Q(bid_kind="") & Q(books__isnull=False))
+                    Q(bidder="", level__isnull=True, kind="", books__isnull=True)
+                    | (~Q(bidder="") & Q(level__isnull=False) & ~Q(kind="") & Q(books__isnull=False))
                 ),
                 name="hand_bid_all_or_nothing",
             ),
         ]
 
     def __str__(self):
-        if not self.bid_level:
+        if not self.level:
             return f"Table {self.table.number}, re-deal of hand {self.hand_number}"
         return f"Table {self.table.number}, hand {self.hand_number}: {self.bid_text}"
 
     @property
     def contract(self) -> scoring.Contract | None:
         """The winning bid with its trump or direction; None for a re-deal."""
-        if not self.bid_level:
+        if not self.level:
             return None
-        return contract_of(self.bid_level, self.bid_kind, self.trump_suit, self.direction)
+        return contract_of(self.level, self.kind, self.suit, self.direction)
 
     @property
     def bid_text(self) -> str:
         """The bid in tournament words with its trump or direction: "4 Special ♥", "3 No (down)"."""
-        return str(self.contract) if self.bid_level else ""
+        return str(self.contract) if self.level else ""
 
     def to_engine(self, penalties: tuple[scoring.Penalty, ...] = ()) -> scoring.Deal:
         """The deal as the engine sees it; ScoringError for an impossible combination of entries."""
         return scoring.Deal(
             dealer=Seat(self.dealer),
             bidder=Seat(self.bidder) if self.bidder else None,
-            bid=scoring.Bid(self.bid_level, BidKind(self.bid_kind)) if self.bid_level else None,
+            bid=scoring.Bid(self.level, BidKind(self.kind)) if self.level else None,
             books=self.books,
             misdeal=self.misdeal,
             penalties=penalties,
@@ -235,9 +235,9 @@ class HandSubmission(models.Model):
     redeal_reason = models.CharField(max_length=20, choices=scoring.RedealReason.choices(), blank=True)
     redeal_team = models.CharField(max_length=2, choices=Pair.choices(), blank=True)
     bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
-    bid_level = models.PositiveSmallIntegerField(null=True, blank=True)
-    bid_kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
-    trump_suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
+    level = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
+    suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
     direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
     books = models.PositiveSmallIntegerField(null=True, blank=True)
     device = models.CharField(max_length=100, blank=True)
@@ -264,6 +264,6 @@ class HandSubmission(models.Model):
         dealt = f"dealt by {Seat(self.dealer).label}"
         if self.redeal_reason:
             return f"Re-deal: {scoring.RedealReason(self.redeal_reason).label.lower()} ({dealt})"
-        assert self.bid_level is not None, "a played hand has a bid"
-        contract = contract_of(self.bid_level, self.bid_kind, self.trump_suit, self.direction)
+        assert self.level is not None, "a played hand has a bid"
+        contract = contract_of(self.level, self.kind, self.suit, self.direction)
         return f"{contract} by {Seat(self.bidder).label}, {self.books} books ({dealt})"

@@ -22,14 +22,14 @@ def _team_statistics(tables: Q) -> dict[int, Statistics]:
         sides[table_id][pair] = team_id
     lines = []
     hands = Hand.objects.filter(table__locked_at__isnull=False, table__in=_tables(tables), counts=True)
-    for hand in hands.values("table_id", "bidder", "bid_level", "bid_kind", "made", "boston", "ns_points", "ew_points"):
+    for hand in hands.values("table_id", "bidder", "level", "kind", "made", "boston", "ns_points", "ew_points"):
         bidding = "NS" if hand["bidder"] in NS_SEATS else "EW" if hand["bidder"] else ""
         for pair, points in (("NS", hand["ns_points"]), ("EW", hand["ew_points"])):
             owner = sides[hand["table_id"]].get(pair)
             if owner is None:
                 continue
             if pair == bidding:
-                lines.append(HandLine(owner, points, hand["bid_level"], hand["bid_kind"], hand["made"], hand["boston"]))
+                lines.append(HandLine(owner, points, hand["level"], hand["kind"], hand["made"], hand["boston"]))
             else:
                 lines.append(HandLine(owner, points))
     reneges: defaultdict[int, int] = defaultdict(int)

@@ -154,7 +154,7 @@ class Command(BaseCommand):
                 "-c",
                 "import json; from tournament.models import Hand; print(json.dumps(list(Hand.objects.filter("
                 "table__round__tournament__slug='load', table__round__number=4).values_list("
-                "'entry_id', 'dealer', 'bidder', 'bid_level', 'bid_kind', 'books'))))",
+                "'entry_id', 'dealer', 'bidder', 'level', 'kind', 'books'))))",
             )
         )
         self._report(

@@ -103,7 +103,7 @@ def test_a_third_deal_by_one_team_is_refused_beside_the_dealer(table, sheet):
 
 def test_a_trump_bid_needs_no_suit(table, sheet):
     hand = sheet.hand(table, "N", "E", 3, "high", 9, suit="")
-    assert hand.trump_suit == "" and hand.bid_text == "3 Uptown" and (hand.ns_points, hand.ew_points) == (0, 3)
+    assert hand.suit == "" and hand.bid_text == "3 Uptown" and (hand.ns_points, hand.ew_points) == (0, 3)
 
 
 def test_a_dealer_out_of_rotation_is_refused_unless_marked(table, sheet):

@@ -1,6 +1,7 @@
 import datetime
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import factory
@@ -22,6 +23,7 @@ from tournament.services.playoffs import playoff_publish, playoff_seed
 from tournament.services.sheets import (
     ChangeContext,
     HandEntry,
+    entry_of,
     hand_record,
     hand_update,
     penalty_add,
@@ -194,19 +196,11 @@ def _corrections(round_: Round, director: Actor) -> None:
     )
     table = round_.tables.get(number=2)
     hand = table.hands.get(sequence=1)
-    assert hand.bid_level is not None and hand.books is not None, "a hand played has a bid and its books"
+    entry = entry_of(hand)
     table.refresh_from_db()
     hand_update(
         hand=hand,
-        entry=HandEntry(
-            hand.dealer,
-            hand.bidder,
-            hand.bid_level,
-            hand.bid_kind,
-            min(13, hand.books + 1),
-            hand.trump_suit,
-            hand.direction,
-        ),
+        entry=replace(entry, books=min(13, entry.books + 1)),
         context=ChangeContext(version=table.version, actor=director, reason="Tricks counted again: one more book"),
     )
 

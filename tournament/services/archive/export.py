@@ -5,6 +5,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
+from pydantic import BaseModel
 
 from scoring import Pair
 from tournament.models import (
@@ -22,21 +23,22 @@ from tournament.models import (
 from tournament.selectors.placings import tournament_placings
 from tournament.services.archive.money import money_export
 from tournament.services.archive.persons import persons_export, series_export
-from tournament.services.archive.schema import FORMAT, VERSION
+from tournament.services.archive.schema import FORMAT, VERSION, HandData, PenaltyData, SubmissionData
 
 
 def _time(value: datetime.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _fields(record: Hand | Penalty | HandSubmission) -> dict[str, Any]:
-    """What was entered of a hand, a penalty or a team's entry, as its model names it (``ENTRY_FIELDS``)."""
-    return {name: getattr(record, name) for name in record.ENTRY_FIELDS}
+def _fields(record: Hand | Penalty | HandSubmission, part: type[BaseModel]) -> dict[str, Any]:
+    """What was entered of a hand, a penalty or a team's entry (its model's ``ENTRY_FIELDS``), each by the name its
+    ``part`` of the archive reads it by."""
+    return {part.model_fields[name].alias or name: getattr(record, name) for name in record.ENTRY_FIELDS}
 
 
 def _penalty(penalty: Penalty, users: dict) -> dict:
     return {
-        **_fields(penalty),
+        **_fields(penalty, PenaltyData),
         "created_by": users.get(penalty.created_by_id),
         "created_at": _time(penalty.created_at),
     }
@@ -219,7 +221,7 @@ def _round(
     for table in round_.tables.all():
         hands = [
             {
-                **_fields(hand),
+                **_fields(hand, HandData),
                 "accepted_at": _time(hand.accepted_at),
                 "created_at": _time(hand.created_at),
                 "penalties": [_penalty(p, users) for p in hand.penalties.all()],
@@ -257,7 +259,7 @@ def _round(
                     {
                         "pair": sub.pair,
                         "sequence": sub.sequence,
-                        **_fields(sub),
+                        **_fields(sub, SubmissionData),
                         "device": sub.device,
                         "created_at": _time(sub.created_at),
                     }

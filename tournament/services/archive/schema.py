@@ -231,15 +231,22 @@ class PenaltyData(Part):
     created_at: Time | None = None
 
 
+# The archive's names for a deal's entries that the models name otherwise: archives have always said them so.
+ARCHIVE_NAMES = {"level": "bid_level", "kind": "bid_kind", "suit": "trump_suit"}
+
+
 class DealData(Part):
     """What is entered of a deal, the same on the sheet and in a team's own entry: its dealer, and for a played
-    hand the bidder, the bid with its trump or direction, and the books (a re-deal has none of them)."""
+    hand the bidder, the bid with its trump or direction, and the books (a re-deal has none of them). A field is
+    named as the model names it and read from the file by its archive name (``ARCHIVE_NAMES``)."""
+
+    model_config = ConfigDict(alias_generator=lambda name: ARCHIVE_NAMES.get(name, name))
 
     dealer: SeatName
     bidder: SeatOrNone
-    bid_level: number(1, 7) | None
-    bid_kind: one_of("", *BidKind.values())
-    trump_suit: one_of("", *Suit.values())
+    level: number(1, 7) | None
+    kind: one_of("", *BidKind.values())
+    suit: one_of("", *Suit.values())
     direction: one_of("", *Direction.values())
     books: number(0, 13) | None
 

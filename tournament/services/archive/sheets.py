@@ -123,23 +123,19 @@ def log_entries(
     return entries
 
 
-# The engine's names for a contract's entries, as the archive names them.
-ARCHIVE_NAMES = {"suit": "trump_suit", "level": "bid_level", "kind": "bid_kind"}
-
-
 def _check_hand(entry: schema.HandData, path: str) -> None:
-    played = entry.bid_level is not None
-    if played != (entry.bidder != "") or played != (entry.bid_kind != "") or played != (entry.books is not None):
+    played = entry.level is not None
+    if played != (entry.bidder != "") or played != (entry.kind != "") or played != (entry.books is not None):
         refuse(path, "a played hand has a bidder, a bid and books; a re-deal has none of them")
-    if not played and (entry.trump_suit or entry.direction):
+    if not played and (entry.suit or entry.direction):
         refuse(path, "a re-deal has no trump suit or direction")
-    if entry.bid_level is not None:
+    if entry.level is not None:
         try:
-            contract_of(entry.bid_level, entry.bid_kind, entry.trump_suit, entry.direction)
+            contract_of(entry.level, entry.kind, entry.suit, entry.direction)
         except ScoringError as error:
             said = str(error).rstrip(".")
             name = error.field or ""
-            refuse(f"{path}.{ARCHIVE_NAMES.get(name, name)}", said[:1].lower() + said[1:])
+            refuse(f"{path}.{schema.ARCHIVE_NAMES.get(name, name)}", said[:1].lower() + said[1:])
 
 
 # A table's private link as the app makes it: 16 URL-safe characters, 96 random bits.

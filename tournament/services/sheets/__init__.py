@@ -6,7 +6,7 @@ the version the person was looking at, makes the change, rescores the whole shee
 """
 
 from tournament.services.sheets.double import Submitted, entries_settle, hand_submit
-from tournament.services.sheets.entries import HandEntry, hand_snapshot
+from tournament.services.sheets.entries import HandEntry, entry_of, hand_snapshot
 from tournament.services.sheets.hands import (
     EntryClash,
     hand_preview,
@@ -39,6 +39,7 @@ __all__ = [
     "WrongCode",
     "clock_deal_check",
     "entries_settle",
+    "entry_of",
     "hand_accept",
     "hand_preview",
     "hand_record",

@@ -18,6 +18,7 @@ from tournament.services.sheets.entries import (
     HandEntry,
     apply_entry,
     checked_entry,
+    entry_of,
     first_dealer_from,
     redeal_checked,
     redeal_penalty_create,
@@ -46,19 +47,7 @@ def _candidate(table: Table, submission: HandSubmission) -> Hand:
     if submission.redeal_reason:
         hand.misdeal = submission.redeal_reason == RedealReason.MISDEAL
     else:
-        assert submission.bid_level is not None and submission.books is not None, "a played hand has a bid and books"
-        apply_entry(
-            hand,
-            HandEntry(
-                submission.dealer,
-                submission.bidder,
-                submission.bid_level,
-                submission.bid_kind,
-                submission.books,
-                submission.trump_suit,
-                submission.direction,
-            ),
-        )
+        apply_entry(hand, entry_of(submission))
     return hand
 
 

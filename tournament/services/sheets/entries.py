@@ -10,6 +10,7 @@ import scoring
 from scoring import BidKind, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
 from tournament.errors import ServiceError, engine_refusal
 from tournament.models import Hand, HandSubmission, Penalty, Table
+from tournament.models.sheets import DEAL_ENTRY
 
 ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
@@ -38,18 +39,8 @@ def hand_snapshot(hand: Hand, *, out_of_turn: bool | None = None) -> dict:
         out_of_turn = hand.pk is not None and any(
             p.kind == PenaltyKind.DEAL_OUT_OF_TURN and not p.before_bidding for p in hand.penalties.all()
         )
-    return {
-        "hand_number": hand.hand_number,
-        "dealer": hand.dealer,
-        "bidder": hand.bidder,
-        "level": hand.bid_level,
-        "kind": hand.bid_kind,
-        "suit": hand.trump_suit,
-        "direction": hand.direction,
-        "books": hand.books,
-        "misdeal": hand.misdeal,
-        "out_of_turn": out_of_turn,
-    }
+    entered = {name: getattr(hand, name) for name in DEAL_ENTRY}
+    return {"hand_number": hand.hand_number, **entered, "misdeal": hand.misdeal, "out_of_turn": out_of_turn}
 
 
 def checked_entry(table: Table, entry: HandEntry) -> HandEntry:
@@ -75,14 +66,15 @@ def out_of_turn_mark(entry: HandEntry) -> tuple[scoring.Penalty, ...]:
 
 
 def apply_entry(record: Hand | HandSubmission, entry: HandEntry) -> None:
-    """Write an entry's seats, bid, trump and books onto a played hand or a team's submission of it."""
-    record.dealer = entry.dealer
-    record.bidder = entry.bidder
-    record.bid_level = entry.level
-    record.bid_kind = entry.kind
-    record.trump_suit = entry.suit
-    record.direction = entry.direction
-    record.books = entry.books
+    """Write an entry's seats, bid, trump and books (``DEAL_ENTRY``) onto a played hand or a team's submission."""
+    for name in DEAL_ENTRY:
+        setattr(record, name, getattr(entry, name))
+
+
+def entry_of(record: Hand | HandSubmission) -> HandEntry:
+    """A played hand's or a team's submission's entry (``DEAL_ENTRY``), as the services take it."""
+    assert record.level is not None and record.books is not None, "a played hand has a bid and books"
+    return HandEntry(**{name: getattr(record, name) for name in DEAL_ENTRY})
 
 
 PENALTY_FIELDS = (*Penalty.ENTRY_FIELDS, "created_by_id")

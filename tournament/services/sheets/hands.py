@@ -271,7 +271,7 @@ def hand_update(
 
     def edit(table: Table, correction: bool) -> Change | None:
         stored = Hand.objects.get(pk=hand.pk, table=table)
-        if not stored.bid_level:
+        if not stored.level:
             raise ServiceError("A re-deal has no bid to change: remove it instead.")
         _staff_entries_check(actor, stored)
         before = hand_snapshot(stored)

@@ -83,8 +83,8 @@ def undo_offer(request, secret: str, hand: Hand, version: int) -> None:
 
 def hand_initial(hand: Hand) -> dict:
     """A played hand as its form's answers."""
-    assert hand.bid_level is not None, "a hand played has a bid"
-    return {**sheets.hand_snapshot(hand), "bid": bid_value(hand.bid_level, hand.bid_kind)}
+    assert hand.level is not None, "a hand played has a bid"
+    return {**sheets.hand_snapshot(hand), "bid": bid_value(hand.level, hand.kind)}
 
 
 def _posted(request) -> dict:
@@ -180,7 +180,7 @@ def hand_preview_fragment(request, secret):
 def hand_edit_preview_fragment(request, secret, sequence):
     """The same points and totals on the page that changes a played hand, with that hand as changed."""
     page = TablePage(request, secret)
-    hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
+    hand = get_object_or_404(Hand, table=page.table, sequence=sequence, level__isnull=False)
     form = page._form("edit", HandForm, request.POST, **page.hand_form_options())
     return _preview_fragment(request, page, form, hand)
 
@@ -199,7 +199,7 @@ def _preview_fragment(request, page, form, hand: Hand | None = None):
 
 def hand_edit(request, secret, sequence):
     page = TablePage(request, secret)
-    hand = get_object_or_404(Hand, table=page.table, sequence=sequence, bid_level__isnull=False)
+    hand = get_object_or_404(Hand, table=page.table, sequence=sequence, level__isnull=False)
     if not page.can_edit:
         refusal_say(request, "This sheet is signed and locked. Ask the tournament scorekeeper for any correction.")
         return back_to_sheet(page)

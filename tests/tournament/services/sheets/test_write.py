@@ -61,7 +61,7 @@ def test_an_edit_the_rules_refuse_leaves_nothing_behind(table, sheet):
 
     def out_of_rotation(table: Table, correction: bool) -> Change:
         table.hands.filter(sequence=1).update(books=12)
-        hand = table.hands.create(sequence=3, dealer="W", bidder="E", bid_level=1, bid_kind="high", books=7)
+        hand = table.hands.create(sequence=3, dealer="W", bidder="E", level=1, kind="high", books=7)
         return Change(LogEntry.Action.HAND_ADDED, "hand 3 dealt by West", result=hand)
 
     with pytest.raises(ServiceError) as refused:
