@@ -13,10 +13,11 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, TeamSignForm, VersionForm, hand_entry
 from tournament.models import Team
+from tournament.pagecache.private import private_answer, private_etag
 from tournament.security import client_ip
 from tournament.selectors.clock import clock_view
 from tournament.selectors.tables import SeatView, team_signers
-from tournament.selectors.team_page import team_now
+from tournament.selectors.team_page import team_now, team_page_state
 from tournament.services import sheets
 from tournament.services.log import Actor
 from tournament.services.sheets import ChangeContext
@@ -119,7 +120,12 @@ def _page(request, team: Team, status=200, **overrides):
 
 
 def team_page(request, team_id):
-    return _page(request, _team(request, team_id))
+    """The team's page; 304 to the phone that has it as it stands (``pagecache.private``): the new-table banner
+    and its memory of the rounds shown are in the ETag too."""
+    team = _team(request, team_id)
+    seen = request.session.get(SEEN_ROUNDS, {}).get(str(team.pk))
+    etag = private_etag(request, team_page_state(team), seen)
+    return private_answer(request, etag, lambda: _page(request, team))
 
 
 def _enters(now) -> bool:
