@@ -70,14 +70,15 @@ class TeamNow:
         )
 
 
-def team_now(team: Team) -> TeamNow:
+def team_now(team: Team, *, rounds: bool = True) -> TeamNow:
     """Everything the team's page shows, in a fixed number of queries.
 
     The table is the team's latest, unless a round was published while the team still played an earlier
     one (the logged override): that unsigned sheet comes first, and the latest table is ``later``. Once the
     team's part in the tournament is over, ``finish`` says where it ended, with its prizes once placed.
+    ``rounds=False``: without the rounds played so far (a form's post, or a page that has them drawn already).
     """
-    now = TeamNow(team=team, rounds=team_rounds(team), finish=team_finish(team))
+    now = TeamNow(team=team, rounds=team_rounds(team) if rounds else [], finish=team_finish(team))
     if now.finish is not None and now.finish.placing is not None:
         now.prizes = team_prizes(team)
     seating = (

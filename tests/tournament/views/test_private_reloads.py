@@ -125,6 +125,9 @@ def test_a_team_page_reloaded_unchanged_is_304_and_every_change_draws_it_again(p
     sheet.play(tournament.rounds.get(number=1).tables.get(number=2), "NS")
     text = changed_after(phone, url, page)
     assert "Signed by both teams and locked" in text
+    assert re.search(r"table 1 against #2 .* · won 4–2 · signed", text), (
+        "its rounds, kept drawn between changes, follow"
+    )
     round_published(tournament, method="manual", pairs="1 3\n2 4")
     assert "Round 2 is out: your team plays at table" in changed_after(phone, url, page)
     after = phone.get(url)
