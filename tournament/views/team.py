@@ -7,6 +7,7 @@ closes the page on every phone that had the old one.
 from functools import partial
 
 from django.contrib import messages
+from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -18,6 +19,7 @@ from tournament.pagecache.private import private_answer, private_etag
 from tournament.pagecache.serving import RESULTS, page_version, piece
 from tournament.security import client_ip
 from tournament.selectors.clock import clock_view
+from tournament.selectors.prefetch import members
 from tournament.selectors.tables import SeatView, team_signers
 from tournament.selectors.team_page import team_now, team_page_state
 from tournament.selectors.teams import team_rounds
@@ -100,6 +102,7 @@ def _rounds(team: Team):
 
 
 def _page(request, team: Team, status=200, **overrides):
+    prefetch_related_objects([team], members())  # its name and players, read a few times by the page
     now = team_now(team, rounds=False)
     version = now.table.version if now.table else 0
     context = {
