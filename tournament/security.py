@@ -26,14 +26,18 @@ def client_ip(request) -> str | None:
 
 
 class NoStoreMiddleware:
-    """``Cache-Control: no-store`` on the table link's and the staff's pages."""
+    """``Cache-Control: no-store`` on the table link's and the staff's pages, except a page its view marked
+    ``private`` with an ETag (``pagecache.private``): the phone keeps it to ask whether it changed, a proxy does
+    not."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         response = self.get_response(request)
-        if request.path.startswith(PRIVATE_PREFIXES):
+        if request.path.startswith(PRIVATE_PREFIXES) and not (
+            response.has_header("ETag") and response.get("Cache-Control", "").startswith("private")
+        ):
             response["Cache-Control"] = "no-store"
         return response
 

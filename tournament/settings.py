@@ -155,6 +155,10 @@ else:
         }
     }
 
+# CACHE_KEY_PREFIX: a prefix to every key the app writes in its cache, so that apps (or a benchmark's run) sharing
+# one Redis database keep apart and each can delete its own keys alone.
+CACHES["default"]["KEY_PREFIX"] = os.environ.get("CACHE_KEY_PREFIX", "")
+
 # The release serving the pages, a part of every cached page's version: a new release renders each page afresh,
 # app servers of one release share the cache. Set by the recipe that starts the server (`manage.py venue` sets
 # the code's commit); unset, the project's version in pyproject.toml, and with DEBUG the process too (the

@@ -39,6 +39,7 @@ from django.core.cache import cache
 from django.db.models import Sum
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.http import http_date, parse_http_date_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from tournament import selectors
 from tournament.models import Table, Tournament
@@ -229,6 +230,19 @@ def serve_cached(request, *, slot: str, version: str, render: Callable[[], HttpR
     if isinstance(kept, HttpResponse):
         return kept
     return _answer(request, kept, "whist; fwd=miss; stored")
+
+
+def piece(slot: str, version: str, render: Callable[[], str]) -> SafeString:
+    """A part of a page drawn alike for everyone who sees it (a team's rounds on its own page, whose forms and
+    session lines are drawn for each phone): rendered once per ``version`` of what it shows and kept in the shared
+    cache under ``slot``, one entry a slot. ``render`` is a template's output (escaped there)."""
+    key = "piece:" + hashlib.sha256(slot.encode()).hexdigest()
+    kept = cache.get(key)
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
+        return mark_safe(kept[1])
+    html = render()
+    cache.set(key, (version, html), KEEP_SECONDS)
+    return mark_safe(html)
 
 
 def _no_parameters(request, tournament) -> str:

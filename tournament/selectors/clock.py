@@ -104,6 +104,17 @@ def clock_view(record: Round | Table, rules: RuleSet, now: datetime | None = Non
     )
 
 
+def clock_state(clock: ClockView | None) -> tuple:
+    """What a page draws of ``clock`` that moves with time alone, for a private page's ETag
+    (``pagecache.private``): its level, and the minute it runs in. The script counts the seconds from the deadline
+    the page carries (and the server's time it measures); without the script, a reload in a later minute draws the
+    page afresh."""
+    if clock is None:
+        return ()
+    counting = clock.running and not clock.done and not clock.up and clock.time_called_after is None
+    return (clock.level, clock.done, clock.remaining // 60 if counting else None)
+
+
 def server_now_ms() -> int:
     """The server's time, for the script that corrects a phone's own clock."""
     return int(timezone.now().timestamp() * 1000)

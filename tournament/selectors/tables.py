@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, prefetch_related_objects
 from django.shortcuts import get_object_or_404
 
 from scoring import Pair, Seat
@@ -12,18 +12,25 @@ from tournament.selectors.prefetch import penalties, seatings
 from tournament.selectors.standings import credits_attach
 
 
-def table_by_secret(secret: str, *, with_players: bool = True) -> Table:
+def table_by_secret(secret: str, *, with_players: bool = True, seated: bool = True) -> Table:
     """The table a private link opens: only a published or closed round's table.
 
     Without ``with_players`` the table comes with its round and tournament alone: enough for a phone's queued
     hand or a call of time, which name seats only and whose services read the table again under their lock
-    (no query for the seats on every save).
+    (no query for the seats on every save). With ``seated=False`` its event and playoff match come in the same
+    query, its teams and players later (``table_seated``): the page asks first whether the phone has it already.
     """
     tables = Table.objects.select_related("round__tournament")
     if with_players:
-        tables = Table.objects.select_related("round__tournament__event", "playoff_match").prefetch_related(seatings())
+        tables = Table.objects.select_related("round__tournament__event", "playoff_match")
     table = get_object_or_404(tables, secret=secret, round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
-    if with_players and table.forfeit:
+    return table_seated(table) if with_players and seated else table
+
+
+def table_seated(table: Table) -> Table:
+    """The table with its teams and their players (``prefetch.seatings``), and a forfeit's credit."""
+    prefetch_related_objects([table], seatings())
+    if table.forfeit:
         credits_attach(table.round.tournament, tables=[table])
     return table
 

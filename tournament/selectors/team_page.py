@@ -2,10 +2,11 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch
+from django.db.models import Count, Max, OuterRef, Prefetch, Subquery
 
 from scoring import Pair
-from tournament.models import Hand, HandSubmission, Round, Seating, Signature, Table, Team, Tournament
+from tournament.models import Hand, HandSubmission, Payment, Payout, Round, Seating, Signature, Table, Team, Tournament
+from tournament.selectors.clock import clock_state, clock_view
 from tournament.selectors.money import SheetLine, team_prizes
 from tournament.selectors.placings import TeamFinish, team_finish
 from tournament.selectors.prefetch import members, penalties, seatings
@@ -69,14 +70,15 @@ class TeamNow:
         )
 
 
-def team_now(team: Team) -> TeamNow:
+def team_now(team: Team, *, rounds: bool = True) -> TeamNow:
     """Everything the team's page shows, in a fixed number of queries.
 
     The table is the team's latest, unless a round was published while the team still played an earlier
     one (the logged override): that unsigned sheet comes first, and the latest table is ``later``. Once the
     team's part in the tournament is over, ``finish`` says where it ended, with its prizes once placed.
+    ``rounds=False``: without the rounds played so far (a form's post, or a page that has them drawn already).
     """
-    now = TeamNow(team=team, rounds=team_rounds(team), finish=team_finish(team))
+    now = TeamNow(team=team, rounds=team_rounds(team) if rounds else [], finish=team_finish(team))
     if now.finish is not None and now.finish.placing is not None:
         now.prizes = team_prizes(team)
     seating = (
@@ -128,6 +130,41 @@ def team_now(team: Team) -> TeamNow:
     if now.mine is not None:
         now.theirs = submissions.get(Pair(seating.pair).other)
     return now
+
+
+def _count(model: type[Payment] | type[Payout], **filters: object) -> Subquery:
+    rows = model.objects.filter(tournament=OuterRef("pk"), **filters).order_by().values("tournament")
+    return Subquery(rows.annotate(count=Count("pk")).values("count"))
+
+
+def _last(model: type[Payment] | type[Payout]) -> Subquery:
+    rows = model.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament")
+    return Subquery(rows.annotate(last=Max("pk")).values("last"))
+
+
+def team_page_state(team: Team) -> tuple:
+    """What the team's own page shows that a write or the clock can change, as values to compare
+    (``pagecache.private``), in two queries: the tournament's versions (``team`` read with its tournament), the
+    team's own row, each of its tables' version and clock, and the money (the team's prizes are shares of the
+    pots every payment fills: payments, voids and payouts move them)."""
+    tournament = team.tournament
+    rules = tournament.rules
+    tables = Table.objects.filter(seatings__team=team).select_related("round").order_by("pk")
+    sheets = [(table.pk, table.version, clock_state(clock_view(table, rules))) for table in tables]
+    money = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .values_list(
+            _count(Payment),
+            _last(Payment),
+            _count(Payment, voided_at__isnull=False),
+            _count(Payout),
+            _last(Payout),
+            _count(Payout, confirmed_at__isnull=False),
+        )
+        .get()
+    )
+    row = tuple(getattr(team, field.attname) for field in Team._meta.concrete_fields)
+    return (tournament.live_version, tournament.results_version, row, sheets, money)
 
 
 def team_members(team: Team) -> Team:

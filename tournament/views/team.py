@@ -7,16 +7,22 @@ closes the page on every phone that had the old one.
 from functools import partial
 
 from django.contrib import messages
+from django.db.models import prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from tournament.forms.table import TeamCodeForm, TeamHandForm, TeamRedealForm, TeamSignForm, VersionForm, hand_entry
 from tournament.models import Team
+from tournament.pagecache.private import private_answer, private_etag
+from tournament.pagecache.serving import RESULTS, page_version, piece
 from tournament.security import client_ip
 from tournament.selectors.clock import clock_view
+from tournament.selectors.prefetch import members
 from tournament.selectors.tables import SeatView, team_signers
-from tournament.selectors.team_page import team_now
+from tournament.selectors.team_page import team_now, team_page_state
+from tournament.selectors.teams import team_rounds
 from tournament.services import sheets
 from tournament.services.log import Actor
 from tournament.services.sheets import ChangeContext
@@ -87,8 +93,17 @@ def _new_table(request, team: Team, now) -> bool:
     return shown_before is not None and number > shown_before
 
 
+def _rounds(team: Team):
+    """The team's rounds so far, drawn once per change of what they show (the version of its public page)."""
+    version = page_version(team.tournament, RESULTS, team_number=team.number)
+    return piece(
+        f"team-rounds:{team.pk}", version, lambda: render_to_string("team/_rounds.html", {"rounds": team_rounds(team)})
+    )
+
+
 def _page(request, team: Team, status=200, **overrides):
-    now = team_now(team)
+    prefetch_related_objects([team], members())  # its name and players, read a few times by the page
+    now = team_now(team, rounds=False)
     version = now.table.version if now.table else 0
     context = {
         "team": team,
@@ -113,13 +128,19 @@ def _page(request, team: Team, status=200, **overrides):
         "enters": now.table is not None and _enters(now),
         "clock": clock_view(now.table, team.tournament.rules) if now.table else None,
         "new_table": _new_table(request, team, now),
+        "rounds": _rounds(team),
     }
     context.update(overrides)
     return render(request, "team/mine.html", context, status=status)
 
 
 def team_page(request, team_id):
-    return _page(request, _team(request, team_id))
+    """The team's page; 304 to the phone that has it as it stands (``pagecache.private``): the new-table banner
+    and its memory of the rounds shown are in the ETag too."""
+    team = _team(request, team_id)
+    seen = request.session.get(SEEN_ROUNDS, {}).get(str(team.pk))
+    etag = private_etag(request, team_page_state(team), seen)
+    return private_answer(request, etag, lambda: _page(request, team))
 
 
 def _enters(now) -> bool:
@@ -128,7 +149,7 @@ def _enters(now) -> bool:
 
 
 def _table_and_pair(team: Team):
-    now = team_now(team)
+    now = team_now(team, rounds=False)
     if now.table is None:
         raise Http404("Your team has no table in the current round.")
     return now

@@ -2,6 +2,7 @@ import http.client
 import json
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -44,15 +45,25 @@ class Command(BaseCommand):
         "gunicorn as the venue runs it (gunicorn.conf.py), first alone (phase A), then while 200 and then 500 "
         "spectators poll the standings every 15 s with If-None-Match (phases B). Prints the saves' p50/p95/p99 at "
         "the phone per phase and B/A, the polls' latency, the cache's hit rate and timeouts, and checks that every "
-        "acknowledged save is stored exactly once with its values. On SQLite in a temporary folder, or on "
-        "PostgreSQL in a database made for the run and dropped after, with the cache given by --cache-url."
+        "acknowledged save is stored exactly once with its values. It writes nothing it did not create: on SQLite "
+        "in a temporary folder (the database is the cache), or on PostgreSQL in a database it creates under a new "
+        "name on the --postgres server and drops at the end; in the --cache-url cache (Redis) under a key prefix of "
+        "its own, whose keys alone it deletes at the end (it never empties the Redis database); gunicorn on a free "
+        "port found at run time unless --port names one."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
-        parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432/postgres")
         parser.add_argument(
-            "--cache-url", default="", help="CACHE_URL for the run (e.g. redis://127.0.0.1:6379/0); the database's"
+            "--postgres",
+            default="postgres://postgres@127.0.0.1:5432/postgres",
+            help="a PostgreSQL server and a database to connect to there, only to create and drop the run's own",
+        )
+        parser.add_argument(
+            "--cache-url",
+            default="",
+            help="CACHE_URL for the run (e.g. redis://127.0.0.1:6379/0), used under the run's own key prefix; "
+            "the database's if not given",
         )
         parser.add_argument("--teams", type=int, default=512)
         parser.add_argument("--port", type=int, help="gunicorn's port (a free one if not given)")
@@ -71,21 +82,35 @@ class Command(BaseCommand):
         self, *args, database, postgres, cache_url, teams, port, think, seconds, spectators, poll, change, **options
     ):
         crowds = [int(n) for n in spectators.split(",") if n.strip()]
+        run_name = f"bench_load_{os.getpid()}_{secrets.token_hex(4)}"
         with tempfile.TemporaryDirectory() as folder:
             if database == "sqlite":
                 url, drop = f"sqlite:///{Path(folder) / 'load.sqlite3'}", None
             else:
-                url, drop = self._postgres_database(postgres)
+                url, drop = self._postgres_database(postgres, run_name)
             try:
-                self._run(url, folder, teams, port, think, seconds, crowds, poll, change, database, cache_url)
+                self._run(url, folder, teams, port, think, seconds, crowds, poll, change, database, cache_url, run_name)
             finally:
+                if cache_url.startswith(("redis://", "rediss://")):
+                    self._redis_keys_delete(cache_url, run_name)
                 if drop:
                     drop()
 
-    def _postgres_database(self, admin_url: str):
+    def _redis_keys_delete(self, cache_url: str, prefix: str) -> None:
+        """Delete the run's keys (``prefix:...``, as Django's cache names them), and no other."""
+        import redis
+
+        client = redis.Redis.from_url(cache_url)
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.delete(*keys[start : start + 1000])
+        self.stdout.write(f"  cache: {len(keys)} keys of this run deleted from {cache_url}")
+
+    def _postgres_database(self, admin_url: str, name: str):
+        """A database made for the run under a name no other has (CREATE DATABASE fails on one that exists, so
+        none is reused), and its drop."""
         import psycopg
 
-        name = f"bench_load_{os.getpid()}"
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{name}"')
 
@@ -95,11 +120,13 @@ class Command(BaseCommand):
 
         return admin_url.rsplit("/", 1)[0] + f"/{name}", drop
 
-    def _run(self, url, folder, teams, port, think, seconds, crowds, poll, change, database, cache_url):
+    def _run(self, url, folder, teams, port, think, seconds, crowds, poll, change, database, cache_url, run_name):
         env = {
             **os.environ,
             "DATABASE_URL": url,
             "CACHE_URL": cache_url,
+            # The run's own keys in a shared cache: nothing of another's is read, overwritten or deleted.
+            "CACHE_KEY_PREFIX": run_name,
             "DEBUG": "false",
             "SECURE_HTTPS": "false",
             "ALLOWED_HOSTS": "127.0.0.1",
@@ -115,8 +142,6 @@ class Command(BaseCommand):
 
         run("migrate", "-v0")
         run("collectstatic", "--noinput", "-v0")
-        # A cache kept from an earlier run must not answer for this run's new database.
-        run("shell", "-c", "from django.core.cache import cache; cache.clear()")
         run("bench_field", "--teams", str(teams), "--rounds", "3", "--name", "Load", "--hands", str(HANDS))
         run("draw", "load", "--round", "4", "--method", "swiss", "--publish")
         secrets = json.loads(

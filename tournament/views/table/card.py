@@ -3,7 +3,8 @@
 from django.shortcuts import render
 
 from tournament import selectors
-from tournament.views.table.page import TablePage, card_remember, render_page
+from tournament.pagecache.private import private_answer
+from tournament.views.table.page import TablePage, card_remember, render_page, table_page_etag
 
 
 def table_card(request, secret):
@@ -13,5 +14,10 @@ def table_card(request, secret):
         context = {"card": card, "tournament": card.tournament, "event": card.tournament.event}
         return render(request, "table/card_waiting.html", context)
     card_remember(request, sitting.table, secret)
-    page = TablePage(request, sitting.table.secret)
-    return render_page(request, page, card=card, moves=sitting.moves, moves_from=sitting.moves_from)
+    table = selectors.table_by_secret(sitting.table.secret, seated=False)
+    moves = {"card": card, "moves": sitting.moves, "moves_from": sitting.moves_from}
+    # Where the teams move follows the draws (the live version) and whether this sheet has begun (its version).
+    etag = table_page_etag(request, table, card.pk, sitting.moves_from and sitting.moves_from.pk)
+    return private_answer(
+        request, etag, lambda: render_page(request, TablePage(request, table.secret, table=table), **moves)
+    )

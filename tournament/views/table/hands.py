@@ -15,9 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from tournament import selectors
 from tournament.errors import ServiceError
 from tournament.forms.table import HandForm, VersionForm, bid_value, hand_entry
 from tournament.models import Hand, LogEntry, Table
+from tournament.pagecache.private import private_answer
 from tournament.services import sheets
 from tournament.services.sheets import StaleSheet
 from tournament.views.common import form_error, refusal_say, service_run
@@ -32,13 +34,17 @@ from tournament.views.table.page import (
     render_page,
     sheet_form_post,
     sheet_form_run,
+    table_page_etag,
 )
 
 CHECK = "table_check"
 
 
 def table_page(request, secret):
-    return render_page(request, TablePage(request, secret))
+    """The sheet; 304 to the phone that has it as it stands (``pagecache.private``)."""
+    table = selectors.table_by_secret(secret, seated=False)
+    etag = table_page_etag(request, table)
+    return private_answer(request, etag, lambda: render_page(request, TablePage(request, secret, table=table)))
 
 
 def preview_context(result, hand: Hand | None = None) -> dict:

@@ -25,7 +25,8 @@ from tournament.forms.table import (
     SignForm,
 )
 from tournament.models import Round, Table
-from tournament.selectors.clock import clock_view, server_now_ms
+from tournament.pagecache.private import private_etag
+from tournament.selectors.clock import clock_state, clock_view, server_now_ms
 from tournament.services.playoffs import seeding_changes
 from tournament.services.sheets.write import ChangeContext, StaleSheet, may_change
 from tournament.views.common import (
@@ -35,7 +36,9 @@ from tournament.views.common import (
     request_actor,
     service_run,
 )
+from tournament.views.device import COOKIE as DEVICE_COOKIE
 from tournament.views.offline import offline_copy, offline_refresh
+from tournament.views.team import SESSION_KEY as TEAM_CODES
 from tournament.views.team import team_code_opened
 
 REFUSED = "table_refused"
@@ -145,9 +148,13 @@ def card_remember(request, table: Table, card_secret: str) -> None:
 class TablePage:
     """Everything the table page shows, loaded once with a fixed number of queries."""
 
-    def __init__(self, request, secret, *, with_players: bool = True):
+    def __init__(self, request, secret, *, with_players: bool = True, table: Table | None = None):
+        """``table``: the table of ``secret`` as ``table_by_secret(secret, seated=False)`` read it."""
         self.request = request
-        self.table = selectors.table_by_secret(secret, with_players=with_players)
+        if table is not None:
+            self.table = selectors.table_seated(table)
+        else:
+            self.table = selectors.table_by_secret(secret, with_players=with_players)
         self.round = self.table.round
         self.tournament = self.round.tournament
         self.rules = self.tournament.rules
@@ -384,6 +391,28 @@ class TablePage:
         }
         context.update(overrides)
         return context
+
+
+def table_page_etag(request, table: Table, *shown) -> str | None:
+    """The ETag of the table's page as this phone would be shown it now (``pagecache.private``), with ``shown``
+    besides (the card's); None while the session holds a refusal or a hand taken back for it (shown once)."""
+    secret = table.secret
+    if any((request.session.get(key) or {}).get("secret") == secret for key in (REFUSED, TAKEN_BACK)):
+        return None
+    tournament = table.round.tournament
+    undo = request.session.get(UNDO)
+    return private_etag(
+        request,
+        tournament.live_version,
+        table.pk,
+        table.version,
+        clock_state(clock_view(table, tournament.rules)),
+        undo if undo and undo["secret"] == secret else None,
+        request.session.get(CARDS, {}).get(secret),
+        request.session.get(TEAM_CODES, {}),
+        request.COOKIES.get(DEVICE_COOKIE),
+        *shown,
+    )
 
 
 def render_page(request, page: TablePage, status=200, **overrides):
