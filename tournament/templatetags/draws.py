@@ -1,7 +1,6 @@
-"""A round's tables on the director's pages (``{% load draws %}``): ``{% draw_sides table %}`` shows a table's two
-teams, each with its players, city and what it does besides playing, and ``{{ addresses|address_of:part }}`` links a
-row (``tournament.views.common.Addresses``). Made in one call: the page lists every table (256 at 512 teams), where
-an include, its filters and a ``reverse`` for each side cost more than the rest of the page."""
+"""A round's tables on the director's round page (``{% load draws %}``): ``{% draw_sides table %}`` shows a table's
+two teams, each with its players, city and what it does besides playing. Made in one call: the page lists every
+table (256 at 512 teams), where an include and its filters for each side cost more than the rest of the page."""
 
 from django import template
 from django.utils.html import format_html
@@ -11,11 +10,6 @@ from django.utils.text import capfirst
 from tournament.templatetags.typed import shown
 
 register = template.Library()
-
-
-@register.filter
-def address_of(addresses, part) -> SafeString:
-    return addresses.of(part)
 
 
 def team_cell(team) -> SafeString:

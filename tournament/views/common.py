@@ -30,17 +30,23 @@ AT_ANOTHER_DESK = (
 
 class Addresses:
     """One route's addresses for each of a page's many rows (a round's 256 tables, a desk's 512 teams), reversed
-    once: ``of(part)`` gives the address whose last argument is ``part`` (``{{ addresses|address_of:part }}`` in a
-    template), escaped for an ``href``. One ``reverse`` a row cost more than the rest of the row."""
+    once: ``of(*parts)`` gives the address whose last ``parts`` arguments are those (``{{ addresses|address_of:part }}``
+    in a template), escaped for an ``href``. One ``reverse`` a row cost more than the rest of the row."""
 
     MARK = 987654321
 
-    def __init__(self, name: str, *args):
-        before, _, after = reverse(name, args=[*args, self.MARK]).rpartition(str(self.MARK))
-        self.before, self.after = escape(before), escape(after)
+    def __init__(self, name: str, *args, parts: int = 1):
+        marks = [str(self.MARK + i) for i in range(parts)]
+        rest, self.afters = reverse(name, args=[*args, *map(int, marks)]), []
+        for mark in reversed(marks):
+            rest, _, after = rest.rpartition(mark)
+            self.afters.insert(0, escape(after))
+        self.before = escape(rest)
 
-    def of(self, part) -> SafeString:
-        return SafeString(f"{self.before}{escape(part)}{self.after}")
+    def of(self, *parts) -> SafeString:
+        return SafeString(
+            self.before + "".join(f"{escape(part)}{after}" for part, after in zip(parts, self.afters, strict=True))
+        )
 
 
 def request_actor(request) -> Actor:
