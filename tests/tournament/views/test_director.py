@@ -258,6 +258,15 @@ def test_desk_search_and_check_in(director_client, tournament, make_teams):
     assert tournament.teams.get(number=2).checked_in
 
 
+def test_the_teams_list_sorts_by_its_columns_and_links_each_team(director_client, tournament, make_teams):
+    make_teams(tournament, 3)
+    url = reverse("director:teams", args=[tournament.slug])
+    html = director_client.get(url, {"sort": "-number"}).content.decode()
+    assert html.index("Player 2a") < html.index("Player 1a") < html.index("Player 0a")
+    assert 'href="?sort=number"' in html, "the # column sorts back"
+    assert html.count(reverse("director:team_edit", args=[tournament.slug, 2])) == 1
+
+
 def test_teams_export_as_csv_and_xlsx(director_client, tournament, make_teams):
     make_teams(tournament, 2)
     url = reverse("director:teams", args=[tournament.slug])
