@@ -213,6 +213,7 @@ def _live_context(request, tournament, round_):
         "round": round_,
         "director": is_director(request.user),
         "tables": tables,
+        "table_addresses": Addresses("table"),
         "quiet_minutes": quiet,
         "quiet": [table for table in tables if table.quiet_for],
         "disputes": [table for table in tables if table.disputed_at],
