@@ -37,7 +37,8 @@ class Addresses:
 
     def __init__(self, name: str, *args, parts: int = 1):
         marks = [str(self.MARK + i) for i in range(parts)]
-        rest, self.afters = reverse(name, args=[*args, *map(int, marks)]), []
+        rest = reverse(name, args=[*args, *map(int, marks)])
+        self.afters: list[str] = []
         for mark in reversed(marks):
             rest, _, after = rest.rpartition(mark)
             self.afters.insert(0, escape(after))
