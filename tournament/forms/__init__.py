@@ -10,6 +10,7 @@ for _field in (forms.ChoiceField, forms.MultipleChoiceField, forms.ModelChoiceFi
     _field.default_error_messages = {**_field.default_error_messages, "invalid_choice": WRONG_CHOICE}
 
 from tournament.forms.director import (  # noqa: E402 (declared once the wording above is set)
+    DRAFT_TEAMS,
     AnnouncementForm,
     DrawForm,
     EventForm,
@@ -28,6 +29,7 @@ from tournament.forms.director import (  # noqa: E402 (declared once the wording
 )
 
 __all__ = [
+    "DRAFT_TEAMS",
     "AnnouncementForm",
     "DrawForm",
     "EventForm",

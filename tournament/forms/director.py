@@ -210,9 +210,28 @@ class TeamChoiceField(forms.ModelChoiceField):
         return f"#{obj.number} {obj.display_name}"
 
 
+# The id of the draft page's list of teams that its team fields suggest.
+DRAFT_TEAMS = "draft-teams"
+TEAM_NUMBER_HELP = "The team's number (the list suggests them)."
+
+
+class TeamNumberField(forms.ModelChoiceField):
+    """A team of ``queryset`` given by its number, typed or picked from the page's one list of the teams (the
+    ``<datalist>`` named ``DRAFT_TEAMS``): a draft of 256 tables offers its 512 teams once, not in every select."""
+
+    default_error_messages = {"invalid_choice": "No team has this number."}
+
+    def __init__(self, **kwargs):
+        widget = forms.TextInput(attrs={"inputmode": "numeric", "list": DRAFT_TEAMS, "autocomplete": "off", "size": 6})
+        super().__init__(queryset=None, to_field_name="number", widget=widget, **kwargs)
+
+    def to_python(self, value):
+        return super().to_python(value.strip().removeprefix("#") if isinstance(value, str) else value)
+
+
 class SwapForm(forms.Form):
-    team_a = TeamChoiceField(queryset=None, label="Swap team")
-    team_b = TeamChoiceField(queryset=None, label="with team")
+    team_a = TeamNumberField(label="Swap team", help_text=TEAM_NUMBER_HELP)
+    team_b = TeamNumberField(label="with team")
 
     def __init__(self, *args, teams, **kwargs):
         super().__init__(*args, **kwargs)
@@ -221,7 +240,7 @@ class SwapForm(forms.Form):
 
 
 class MoveForm(forms.Form):
-    team = TeamChoiceField(queryset=None, label="Move team")
+    team = TeamNumberField(label="Move team", help_text=TEAM_NUMBER_HELP)
     table_number = forms.IntegerField(
         min_value=1,
         max_value=MAX_TABLE_NUMBER,

@@ -37,6 +37,7 @@ from tournament.selectors.rounds import (
     rounds_of,
     rounds_sitting_out,
 )
+from tournament.selectors.standings import teams_named
 from tournament.selectors.tables import (
     SeatView,
     SheetView,
@@ -103,6 +104,7 @@ __all__ = [
     "team_rounds",
     "team_sat_out_rounds",
     "team_signers",
+    "teams_named",
     "teams_search",
     "teams_with_players",
     "tournament_champion",

@@ -84,15 +84,20 @@ def _team_side(pair_field: str, ns_field: str, ew_field: str) -> Case:
 def teams_in_play(tournament: Tournament) -> list[StandingTeam]:
     """The tournament's teams in play (checked in, or seated in a round), by number, each with its players'
     names in seat order: two queries of plain values."""
+    seated = Seating.objects.filter(round__tournament=tournament).values("team_id")
+    return teams_named(tournament, tournament.teams.filter(Q(checked_in=True) | Q(pk__in=seated)))
+
+
+def teams_named(tournament: Tournament, teams: QuerySet[Team]) -> list[StandingTeam]:
+    """``teams`` of ``tournament`` by number, each with its players' names in seat order: two queries of plain
+    values, no model built (a list of 512 teams)."""
     names = defaultdict(list)
     members = TeamMember.objects.filter(tournament=tournament).order_by("team_id", "position")
     for team_id, name in members.values_list("team_id", "player__name"):
         names[team_id].append(name)
-    seated = Seating.objects.filter(round__tournament=tournament).values("team_id")
-    teams = tournament.teams.filter(Q(checked_in=True) | Q(pk__in=seated)).order_by("number")
     return [
         StandingTeam(*values, names[values[0]])
-        for values in teams.values_list("pk", "number", "name", "city", "withdrawn")
+        for values in teams.order_by("number").values_list("pk", "number", "name", "city", "withdrawn")
     ]
 
 

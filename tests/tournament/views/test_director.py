@@ -258,6 +258,15 @@ def test_desk_search_and_check_in(director_client, tournament, make_teams):
     assert tournament.teams.get(number=2).checked_in
 
 
+def test_the_teams_list_sorts_by_its_columns_and_links_each_team(director_client, tournament, make_teams):
+    make_teams(tournament, 3)
+    url = reverse("director:teams", args=[tournament.slug])
+    html = director_client.get(url, {"sort": "-number"}).content.decode()
+    assert html.index("Player 2a") < html.index("Player 1a") < html.index("Player 0a")
+    assert 'href="?sort=number"' in html, "the # column sorts back"
+    assert html.count(reverse("director:team_edit", args=[tournament.slug, 2])) == 1
+
+
 def test_teams_export_as_csv_and_xlsx(director_client, tournament, make_teams):
     make_teams(tournament, 2)
     url = reverse("director:teams", args=[tournament.slug])
@@ -283,6 +292,23 @@ def test_draw_edit_and_publish_through_the_pages(director_client, tournament, ma
     html = director_client.get(reverse("director:round", args=[slug, 1])).content.decode()
     for table in round_.tables.all():
         assert reverse("table", args=[table.secret]) in html
+
+
+def test_a_draft_is_changed_by_team_numbers_from_one_list_of_the_teams(director_client, tournament, make_teams):
+    make_teams(tournament, 4)
+    slug = tournament.slug
+    round_draw(tournament=tournament, method="manual", pairs="1 2\n3 4")
+    html = director_client.get(reverse("director:round", args=[slug, 1])).content.decode()
+    assert html.count("<datalist") == 1 and html.count('list="draft-teams"') == 3 and '<select name="team' not in html
+    for field in ("team_a", "team_b", "team"):
+        assert f'for="id_{field}"' in html and f'id="id_{field}"' in html, "every typed team is labelled"
+    director_client.post(reverse("director:round_swap", args=[slug, 1]), {"team_a": "#2", "team_b": "3"})
+    table_1 = tournament.rounds.get().tables.get(number=1)
+    assert {table_1.team_ns.number, table_1.team_ew.number} == {1, 3}
+    said = director_client.post(
+        reverse("director:round_move", args=[slug, 1]), {"team": "9", "table_number": "3"}, follow=True
+    ).content.decode()
+    assert "a team&#x27;s number" in said and not tournament.rounds.get().tables.filter(number=3).exists()
 
 
 def test_manual_draw_errors_show_beside_the_table_list(director_client, tournament, make_teams):

@@ -124,6 +124,11 @@ def draw_discard(*, round: Round, actor: Actor | None = None) -> None:
     )
 
 
+# What the draft's checks read of each seating, its team and its table (a draft of 512 teams is checked each time
+# its page is shown).
+_SEATING_READ = ("round", "pair", "team__number", "team__name", "team__city", "team__withdrawn", "table__number")
+
+
 def draw_warnings(round_: Round) -> list[str]:
     """What a director may want to change in a draft, though it can be published: rematches, and two teams
     of one city at a table in the rounds where the tournament keeps cities apart."""
@@ -132,7 +137,7 @@ def draw_warnings(round_: Round) -> list[str]:
     keep_apart = round_.number <= tournament.avoid_same_city_rounds
     warnings = []
     sides: dict[int, list[Seating]] = {}
-    for seating in round_.seatings.filter(table__isnull=False).select_related("team", "table"):
+    for seating in round_.seatings.filter(table__isnull=False).select_related("team", "table").only(*_SEATING_READ):
         if seating.table:
             sides.setdefault(seating.table.number, []).append(seating)
     for number, pair in sorted(sides.items()):
@@ -156,7 +161,7 @@ def _new_warnings(round_: Round, before: list[str]) -> list[str]:
 def draw_problems(round_: Round) -> list[str]:
     """What stops a draft from being published, in words for the director."""
     problems = []
-    seatings = list(round_.seatings.select_related("team", "table"))
+    seatings = list(round_.seatings.select_related("team", "table").only(*_SEATING_READ))
     per_table: dict[int, list[Seating]] = {}
     for seating in seatings:
         if seating.table is not None:

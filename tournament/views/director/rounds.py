@@ -4,6 +4,7 @@ import math
 from functools import partial
 
 from django.contrib import messages
+from django.db.models import F
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -16,7 +17,7 @@ from tournament.selectors.teams import absent_twice
 from tournament.services import draws
 from tournament.services.absence import forfeit_opens_at
 from tournament.typed import number_within
-from tournament.views.common import form_action, form_saved, request_actor
+from tournament.views.common import Addresses, form_action, form_saved, request_actor
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
 from tournament.wording import in_words, still_playing_words
@@ -59,20 +60,22 @@ def round_detail(request, slug, number):
         "byes": selectors.round_byes(round_),
         "sit_outs": tournament.sit_outs.filter(round_number=round_.number).select_related("team"),
         "link_base": printing.link_base(request),
+        "table_addresses": Addresses("table"),
         "played": any(table.hands_played for table in tables),
         **clock_context(round_, tables, tournament.rules),
         "substitutes": round_.substitutes.select_related("team", "replaces").order_by("team__number"),
+        # The players a substitute may replace, as plain values (1,024 at 512 teams).
         "members": TeamMember.objects.filter(
             tournament=tournament,
             team__withdrawn=False,
             team__seatings__round=round_,
             team__seatings__table__isnull=False,
         )
-        .select_related("team", "player")
-        .order_by("team__number", "position"),
+        .order_by("team__number", "position")
+        .values("player_id", team_number=F("team__number"), name=F("player__name")),
     }
     if round_.is_draft:
-        team_choices = selectors.teams_with_players(tournament).filter(withdrawn=False)
+        in_play = tournament.teams.filter(withdrawn=False)
         still_playing = draws.tables_still_playing(tournament, round_.number)
         context.update(
             {
@@ -80,8 +83,11 @@ def round_detail(request, slug, number):
                 "problems": draws.draw_problems(round_),
                 "warnings": draws.draw_warnings(round_),
                 "still_playing": still_playing_words(still_playing) if still_playing else "",
-                "swap_form": forms.SwapForm(teams=team_choices),
-                "move_form": forms.MoveForm(teams=team_choices),
+                "swap_form": forms.SwapForm(teams=in_play),
+                "move_form": forms.MoveForm(teams=in_play),
+                "team_choices": selectors.teams_named(tournament, in_play),
+                "draft_teams": forms.DRAFT_TEAMS,
+                "sitting_addresses": Addresses("director:round_sitting", tournament.slug, round_.number),
             }
         )
     return render(request, "director/round.html", context)
@@ -104,7 +110,7 @@ def round_swap(request, slug, number):
     round_ = selectors.round_get(selectors.tournament_get(slug), number)
     swap = partial(draws.draw_teams_swap, round=round_, actor=request_actor(request))
     form = forms.SwapForm(request.POST, teams=round_.tournament.teams.all())
-    invalid = "Choose the two teams to swap."
+    invalid = "Give the numbers of the two teams to swap."
     done = _warned(request, "Teams swapped.")
     return form_action(request, form, swap, done=done, invalid=invalid, to="director:round", slug=slug, number=number)
 
@@ -115,7 +121,7 @@ def round_move(request, slug, number):
     round_ = selectors.round_get(selectors.tournament_get(slug), number)
     form = forms.MoveForm(request.POST, teams=round_.tournament.teams.all())
     move = partial(draws.draw_team_move, round=round_, actor=request_actor(request))
-    invalid = "Choose a team, and a table number or blank for the bye."
+    invalid = "Give a team's number, and a table number or blank for the bye."
     done = _warned(request, "Team moved.")
     return form_action(request, form, move, done=done, invalid=invalid, to="director:round", slug=slug, number=number)
 
@@ -207,6 +213,7 @@ def _live_context(request, tournament, round_):
         "round": round_,
         "director": is_director(request.user),
         "tables": tables,
+        "table_addresses": Addresses("table"),
         "quiet_minutes": quiet,
         "quiet": [table for table in tables if table.quiet_for],
         "disputes": [table for table in tables if table.disputed_at],

@@ -6,7 +6,9 @@ from django.contrib import messages
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html_join
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -21,6 +23,7 @@ from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
 from tournament.typed import whole_number
 from tournament.views.common import (
+    Addresses,
     form_action,
     form_page,
     form_saved,
@@ -168,14 +171,25 @@ def _new_code_said(team) -> str:
     return f"Team #{team.number} has a new code, {team.code}: the old one no longer works."
 
 
+def _options(choices) -> SafeString:
+    return format_html_join("", '<option value="{}">{}</option>', choices)
+
+
 @director_required
 def desk(request, slug):
     tournament = selectors.tournament_get(slug)
     query = request.GET.get("q", "")
     found = list(selectors.teams_search(tournament, query))
-    money = desk_money(tournament)
+    # Every team's account for the totals: those found are every team when nothing is searched.
+    money = desk_money(tournament, None if query else found)
+    void, move = (Addresses(f"director:payment_{name}", tournament.slug, parts=2) for name in ("void", "move"))
     for team in found:
         team.account = money.accounts[team.pk]
+        for payment in team.account.history:
+            payment.void_address, payment.move_address = (
+                void.of(team.number, payment.pk),
+                move.of(team.number, payment.pk),
+            )
     context = {
         "tournament": tournament,
         "event": tournament.event,
@@ -185,9 +199,15 @@ def desk(request, slug):
         "counts": selectors.desk_counts(tournament),
         "money": money,
         "charges": tournament.entry_fee > 0 or tournament.side_pot_fee > 0,
-        "methods": Payment.Method.choices,
+        # Each team's money forms offer the same choices: their options drawn once.
+        "method_options": _options(Payment.Method.choices),
         "pots": Pot.choices,
-        "pay_pots": PaymentForm.base_fields["pot"].choices,
+        "pot_options": _options(Pot.choices),
+        "pay_pot_options": _options(PaymentForm.base_fields["pot"].choices),
+        **{
+            f"{name}_addresses": Addresses(f"director:{name}", tournament.slug)
+            for name in ("desk_action", "team_edit", "team_code_new", "payment_add", "refund_add")
+        },
     }
     return render(request, "director/desk.html", context)
 
