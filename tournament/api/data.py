@@ -176,6 +176,10 @@ def rounds(tournament: Tournament) -> list[schemas.RoundOut]:
     ]
 
 
+# The round's own fields the API gives as the model holds them.
+ROUND_OWN = ("number", "kind", "title", "status", "method", "published_at")
+
+
 def round_out(
     round_: Round,
     tables: list[schemas.TableOut],
@@ -184,12 +188,7 @@ def round_out(
     sitting_out: list[Team],
 ) -> schemas.RoundOut:
     return schemas.RoundOut(
-        number=round_.number,
-        kind=round_.kind,
-        title=round_.title,
-        status=round_.status,
-        method=round_.method,
-        published_at=round_.published_at,
+        **{name: getattr(round_, name) for name in ROUND_OWN},
         tables=tables,
         byes=[team_ref(seating.team) for seating in byes],
         bye_credit=byes[0].credit.points if byes and byes[0].credit else None,

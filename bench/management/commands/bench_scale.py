@@ -286,7 +286,7 @@ class Command(BaseCommand):
                 release <= 1.5 and reload <= 0.5,
             ),
             (
-                "server CPU a page during play: team page / table page",
+                "server CPU a page during play: public team page / table page",
                 f"{cpu['team'] * 1000:.1f} ms ({cpu['team'] / cpu['login']:.1f}x) / {cpu['table'] * 1000:.1f} ms "
                 f"({cpu['table'] / cpu['login']:.1f}x the login page's {cpu['login'] * 1000:.1f} ms)",
                 "<= 3x",
