@@ -279,9 +279,9 @@ def director_cases(tournament, client):
         "round_new": (reverse("director:round_new", args=[slug]), {"method": "swiss"}),
         "round_swap": (
             reverse("director:round_swap", args=[slug, 1]),
-            {"team_a": str(team.pk), "team_b": str(tournament.teams.get(number=2).pk)},
+            {"team_a": str(team.number), "team_b": "2"},
         ),
-        "round_move": (reverse("director:round_move", args=[slug, 1]), {"team": str(team.pk), "table_number": "2"}),
+        "round_move": (reverse("director:round_move", args=[slug, 1]), {"team": str(team.number), "table_number": "2"}),
         "round_sitting": (reverse("director:round_sitting", args=[slug, 1, 1]), {}),
         "round_publish": (reverse("director:round_publish", args=[slug, 1]), {}),
         "round_discard": (reverse("director:round_discard", args=[slug, 1]), {}),
