@@ -251,10 +251,18 @@
     return input ? input.closest("label").textContent.trim() : "";
   }
 
+  // The entry in the sheet's words: the contract, then the deal's other entries the form declares
+  // (data-details: each one's name and label), as the saved hand's row lists them.
   function describe() {
     const bidder = checkedLabel("bidder").split(" · ")[0];
     const suit = checkedLabel("suit");
-    return checkedLabel("bid") + (suit ? " " + suit : "") + " by " + bidder + ", " + checkedLabel("books") + " books";
+    const details = Object.entries(JSON.parse(form.dataset.details || "{}")).map(function (pair) {
+      const typed = form.querySelector("[data-field='" + pair[0] + "'] input:not([type='radio'])");
+      const answer = typed ? typed.value.trim() : checkedLabel(pair[0]);
+      return answer ? " · " + pair[1] + ": " + answer : "";
+    });
+    return checkedLabel("bid") + (suit ? " " + suit : "") + " by " + bidder + ", " + checkedLabel("books") + " books" +
+      details.join("");
   }
 
   function missing() {
@@ -291,11 +299,11 @@
     showNextHand(number);
   }
 
-  const answers = ["bidder", "bid", "books", "suit", "direction", "out_of_turn"];
-
+  // Every answer of the hand but its dealer, which the next hand's proposal sets.
   function clearAnswers() {
-    answers.forEach(function (name) {
-      form.querySelectorAll("[data-field='" + name + "'] input").forEach(function (input) { input.checked = false; });
+    form.querySelectorAll("[data-field]:not([data-field='dealer']) input").forEach(function (input) {
+      if (input.type === "radio" || input.type === "checkbox") input.checked = false;
+      else if (input.type === "number") input.value = "";
     });
     form.querySelectorAll(".queue-problem").forEach(function (note) { note.remove(); });
   }

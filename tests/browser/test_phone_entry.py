@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import in_view, wait_until
 from tests.browser.test_scorekeeping import tap, tap_bid
 from tests.conftest import round_published
+from tests.tournament.test_deal_entry import direction_listed  # noqa: F401  (a fixture)
 from tournament.models import Hand
 from tournament.services import sheets
 from tournament.services.sheets import ChangeContext
@@ -272,3 +273,22 @@ def test_a_phone_with_hands_waiting_shows_only_the_hand_being_entered(phone, dea
     expect(phone.locator("#hand-form h2")).to_have_text("Enter hand 3")
     expect(phone.locator("#next-hand")).to_contain_text("Hand 3 · dealer: South")
     assert phone.locator("#entry").inner_text().count("Hand 2 ·") == 0
+
+
+def test_a_waiting_entry_lists_the_deals_other_entries_as_the_sheet_does(phone, dealt_table, direction_listed):  # noqa: F811
+    """An entry the contract does not show (``DealEntry``) is named in the words of a hand waiting on the phone,
+    as the saved sheet lists it."""
+    go_offline(phone, dealt_table)
+    form = phone.locator("#hand-form")
+    tap(form, "bidder", "E ·")
+    tap_bid(form, "4 NT")
+    tap(form, "direction", "Downtown")
+    form.locator("[data-field=books] label").nth(10).click()
+    form.locator("#hand-submit").click()
+    expect(phone.locator("#queue .queue-item")).to_contain_text(
+        "Hand 1: 4 No Trump by E, 10 books · No Trump played: Downtown"
+    )
+    assert not form.locator("[data-field=direction] input:checked").count(), "the next hand's form is cleared"
+    phone.context.set_offline(False)
+    phone.get_by_text("Hand 1 saved").wait_for(timeout=20_000)
+    expect(phone.locator(".sheet")).to_contain_text("No Trump played: Downtown")

@@ -6,13 +6,15 @@ from dataclasses import fields
 from typing import Any, cast
 
 from django import forms
+from django.db import models
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 import scoring
-from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Suit
+from scoring import BidKind, BidOutOfTurnChoice, Pair, PenaltyKind, RedealReason, Suit
 from scoring.penalties import MAX_RULING_POINTS
 from tournament.models import Hand
+from tournament.models.sheets import DEAL_ENTRY, DealEntry, deal_details, deal_label
 from tournament.selectors.tables import SeatView
 from tournament.services.sheets.entries import HandEntry
 
@@ -53,7 +55,8 @@ class SuitButtons(ChoiceButtons):
 
     def create_option(self, *args, **kwargs):
         option = super().create_option(*args, **kwargs)
-        option["suit_name"] = Suit(option["value"]).label
+        suit = Suit(option["value"])
+        option["label"], option["suit_name"] = suit.symbol, suit.label
         return option
 
 
@@ -159,10 +162,37 @@ class BidGrid(SplitLabelButtons):
         return option
 
 
-class HandForm(SeatChoices, VersionedForm):
+def deal_detail_field(field: models.Field) -> forms.Field:
+    """A deal's entry beyond the seats, the bid and the books, asked as its model declares it: its choices as
+    buttons (a suit's as its symbols), or a number within its bounds; optional where the model allows blank."""
+    label = deal_label(field) + (" (optional)" if field.blank else "")
+    if field.choices:
+        widget = SuitButtons if field.choices == Suit.choices() else ChoiceButtons
+        return forms.ChoiceField(
+            choices=field.choices, widget=widget, required=not field.blank, label=label, help_text=field.help_text
+        )
+    return cast(forms.Field, field.formfield(required=not field.blank, label=label, help_text=field.help_text))
+
+
+# The deal's entries ``HandForm`` asks in its own way: the seats as buttons naming who sits there, the bid as
+# one grid of level and kind, the books (a tap on them saves the hand).
+DEAL_ASKED = ("dealer", "bidder", "level", "kind", "books")
+
+# The deal's entries the form asks beyond those: the trump, a No Trump's direction and whatever else
+# ``DealEntry`` declares, each shown in the order declared.
+DealDetails: type[forms.Form] = type(
+    "DealDetails",
+    (forms.Form,),
+    {field.name: deal_detail_field(field) for field in DealEntry._meta.fields if field.name not in DEAL_ASKED},
+)
+
+
+class HandForm(SeatChoices, VersionedForm, DealDetails):  # type: ignore[misc,valid-type]
     """A hand in three taps, four with the trump: who won the bid, the bid, the trump, the books (which save it
     on the sheet's page; Save without JavaScript). The dealer is proposed; the trump suit or no-trump direction
     is optional (scoring never needs it)."""
+
+    field_order = ("dealer", "bidder", "bid", *DealDetails.base_fields, "books")
 
     dealer = forms.ChoiceField(widget=SeatButtons, label="Dealer")
     bidder = forms.ChoiceField(widget=SeatButtons, label="Bid won by")
@@ -172,18 +202,6 @@ class HandForm(SeatChoices, VersionedForm):
         choices=[(n, str(n)) for n in range(14)],
         widget=ChoiceButtons,
         label="Books won by the bidding team",
-    )
-    suit = forms.ChoiceField(
-        choices=[(suit.value, suit.symbol) for suit in Suit],
-        widget=SuitButtons,
-        required=False,
-        label="Trump, if named (optional)",
-    )
-    direction = forms.ChoiceField(
-        choices=Direction.choices(),
-        widget=ChoiceButtons,
-        required=False,
-        label=f"No Trump played (optional; {Direction.UP.label.lower()} if none named)",
     )
     out_of_turn = forms.BooleanField(
         required=False,
@@ -197,9 +215,20 @@ class HandForm(SeatChoices, VersionedForm):
         choices_set(self, "bid", bid_choices(min_bid))
 
     @property
-    def chosen_bid(self) -> scoring.Bid:
-        """The bid a valid form chose, to read back in the players' words."""
-        return scoring.Bid(self.cleaned_data["level"], self.cleaned_data["kind"])
+    def details(self) -> list[forms.BoundField]:
+        """The deal's entries beyond the seats, the bid and the books, in the order ``DealEntry`` declares them."""
+        return [self[name] for name in DealDetails.base_fields]
+
+    @property
+    def listed_details_json(self) -> str:
+        """The deal's entries the contract does not show, named for the page's script to list them as the
+        sheet does (``DealEntry.details``)."""
+        return json.dumps({field.name: deal_label(field) for field in deal_details()})
+
+    @property
+    def entered_deal(self) -> Hand:
+        """A valid form's deal as an unsaved hand, so the check page shows it as every sheet shows a hand."""
+        return Hand(**{name: self.cleaned_data.get(name, "") for name in DEAL_ENTRY})
 
     def clean(self):
         """The bid as the services take it: a level and a kind."""

@@ -1,16 +1,15 @@
 """A table's score sheet: its deals in order, penalties and rulings, and the teams' signatures."""
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.text import capfirst
 
 import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, Seat, Suit
 from tournament.models.events import Player
 from tournament.models.rounds import Table
-
-# What a scorekeeper enters of a played deal: the same fields on a hand and on a team's own entry of it.
-DEAL_ENTRY = ("dealer", "bidder", "level", "kind", "suit", "direction", "books")
 
 
 def contract_of(level: int, kind: str, suit: str, direction: str) -> scoring.Contract:
@@ -20,7 +19,63 @@ def contract_of(level: int, kind: str, suit: str, direction: str) -> scoring.Con
     )
 
 
-class Hand(models.Model):
+class DealEntry(models.Model):
+    """What a scorekeeper enters of a played deal, declared once for a hand and a team's own entry of it.
+
+    A field declared here is on both models, in the hand form (``forms.table``), the history, the archive
+    (``services.archive.schema``) and, unless the contract shows it, among the details every sheet lists.
+    Blank for a re-deal, which has a dealer only.
+    """
+
+    dealer = models.CharField(max_length=1, choices=Seat.choices())
+    bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
+    level = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(7)]
+    )
+    kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
+    suit = models.CharField("trump, if named", max_length=8, choices=Suit.choices(), blank=True)
+    direction = models.CharField(
+        "No Trump played",
+        max_length=4,
+        choices=Direction.choices(),
+        blank=True,
+        help_text=f"{Direction.UP.label} if none named.",
+    )
+    books = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(13)], help_text="Bidding team's books as played."
+    )
+
+    # The entries the sheets show as the seats and the contract ("4 Uptown ♥ by North, 7 books").
+    SHOWN_AS_CONTRACT = ("dealer", "bidder", "level", "kind", "suit", "direction", "books")
+
+    class Meta:
+        abstract = True
+
+    @property
+    def details(self) -> list[tuple[str, str]]:
+        """The other entries made of this deal, each as (its name, what was entered), for every sheet to list."""
+        return [
+            (deal_label(field), str(getattr(self, f"get_{field.name}_display")() if field.choices else value))
+            for field in deal_details()
+            if (value := getattr(self, field.name)) not in ("", None)
+        ]
+
+
+def deal_details() -> list[models.Field]:
+    """The deal's entries the contract does not show."""
+    return [field for field in DealEntry._meta.fields if field.name not in DealEntry.SHOWN_AS_CONTRACT]
+
+
+def deal_label(field: models.Field) -> str:
+    """A deal's entry as every sheet and form names it."""
+    return str(capfirst(field.verbose_name))
+
+
+# What a scorekeeper enters of a played deal, as ``DealEntry`` declares it.
+DEAL_ENTRY = tuple(field.name for field in DealEntry._meta.fields)
+
+
+class Hand(DealEntry):
     """One deal at a table, in the order dealt: a played hand, or a re-deal that does not count.
 
     The scorekeeper's entries are the first group of fields; the rest are the scoring engine's
@@ -29,14 +84,7 @@ class Hand(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
     sequence = models.PositiveSmallIntegerField(help_text="Order in which the deals were dealt.")
-    dealer = models.CharField(max_length=1, choices=Seat.choices())
     misdeal = models.BooleanField(default=False)
-    bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
-    level = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
-    suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
-    direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
-    books = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Bidding team's books as played.")
     by_staff = models.BooleanField(
         default=False, help_text="Entered or last changed by staff: the table link may not change it."
     )
@@ -222,7 +270,7 @@ class Signature(models.Model):
         return signer.name
 
 
-class HandSubmission(models.Model):
+class HandSubmission(DealEntry):
     """One team's own entry of a deal in blind double entry, kept until the other team's agrees.
 
     ``sequence`` is the place on the sheet the deal will take. A re-deal has a reason and no bid.
@@ -231,15 +279,8 @@ class HandSubmission(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="submissions")
     pair = models.CharField(max_length=2, choices=Pair.choices())
     sequence = models.PositiveSmallIntegerField()
-    dealer = models.CharField(max_length=1, choices=Seat.choices())
     redeal_reason = models.CharField(max_length=20, choices=scoring.RedealReason.choices(), blank=True)
     redeal_team = models.CharField(max_length=2, choices=Pair.choices(), blank=True)
-    bidder = models.CharField(max_length=1, choices=Seat.choices(), blank=True)
-    level = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=4, choices=BidKind.choices(), blank=True)
-    suit = models.CharField(max_length=8, choices=Suit.choices(), blank=True)
-    direction = models.CharField(max_length=4, choices=Direction.choices(), blank=True)
-    books = models.PositiveSmallIntegerField(null=True, blank=True)
     device = models.CharField(max_length=100, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

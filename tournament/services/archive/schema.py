@@ -11,6 +11,8 @@ import datetime
 from decimal import Decimal
 from typing import Annotated, Any, Literal, Protocol
 
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -26,10 +28,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from scoring import Absent, BidKind, BidOutOfTurnChoice, Direction, Pair, PenaltyKind, RedealReason, Seat, Suit
+from scoring import Absent, BidOutOfTurnChoice, Pair, PenaltyKind, RedealReason, Seat
 from scoring.money import MONEY_SETTINGS, MoneyKind, MoneySetting
 from scoring.places import Place
 from tournament.models import STANDINGS_ORDERS, LogEntry, Payment, Pot, Round, Tournament
+from tournament.models.sheets import DealEntry
 from tournament.typed import characters_problem
 
 FORMAT = "bidwhist-event-archive"
@@ -235,23 +238,36 @@ class PenaltyData(Part):
 ARCHIVE_NAMES = {"level": "bid_level", "kind": "bid_kind", "suit": "trump_suit"}
 
 
-class DealData(Part):
-    """What is entered of a deal, the same on the sheet and in a team's own entry: its dealer, and for a played
-    hand the bidder, the bid with its trump or direction, and the books (a re-deal has none of them). A field is
-    named as the model names it and read from the file by its archive name (``ARCHIVE_NAMES``)."""
+def _archived_entry(field: models.Field) -> Any:
+    """A deal's entry as ``DealEntry`` declares it: one of its choices, or a number within its validators'
+    bounds; blank or null where the model allows it."""
+    if field.choices:
+        return one_of(*([""] if field.blank else []), *(value for value, _ in field.choices))
+    low = max(check.limit_value for check in field.validators if isinstance(check, MinValueValidator))
+    high = min(check.limit_value for check in field.validators if isinstance(check, MaxValueValidator))
+    return number(low, high) | None if field.null else number(low, high)
 
+
+class _DealPart(Part):
     model_config = ConfigDict(alias_generator=lambda name: ARCHIVE_NAMES.get(name, name))
 
-    dealer: SeatName
-    bidder: SeatOrNone
-    level: number(1, 7) | None
-    kind: one_of("", *BidKind.values())
-    suit: one_of("", *Suit.values())
-    direction: one_of("", *Direction.values())
-    books: number(0, 13) | None
+
+# An entry declared with a default takes it when an archive written before it was declared lacks it.
+_DEAL_FIELDS: dict[str, Any] = {
+    field.name: (_archived_entry(field), field.default if field.has_default() else ...)
+    for field in DealEntry._meta.fields
+}
+DealData = create_model(
+    "DealData",
+    __base__=_DealPart,
+    __doc__="""What is entered of a deal, the same on the sheet and in a team's own entry: its dealer, and for a played
+    hand the bidder, the bid with its trump or direction, and the books (a re-deal has none of them). A field is
+    named as the model names it and read from the file by its archive name (``ARCHIVE_NAMES``).""",
+    **_DEAL_FIELDS,
+)
 
 
-class HandData(DealData):
+class HandData(DealData):  # type: ignore[misc]
     """A deal of the sheet: a played hand (bidder, bid, books) or a re-deal (none of them)."""
 
     sequence: number(1, 100)
@@ -275,7 +291,7 @@ class SignatureData(Part):
     signed_at: Time | None = None
 
 
-class SubmissionData(DealData):
+class SubmissionData(DealData):  # type: ignore[misc]
     """A team's own entry of a deal (blind double entry) still waiting for the other team's."""
 
     pair: PairName

@@ -20,7 +20,9 @@ class HandEntry:
     """A played hand as the scorekeeper enters it.
 
     The trump suit (or no-trump direction) is optional: scoring never needs it. ``out_of_turn`` marks a hand
-    its dealer dealt out of turn, caught only once bidding had begun: it stands (the rules, Deal).
+    its dealer dealt out of turn, caught only once bidding had begun: it stands (the rules, Deal). Each field
+    but that mark is a ``DealEntry`` field of the same name; a new one goes last, with a default, as scripts
+    give the first ones by position.
     """
 
     dealer: str
