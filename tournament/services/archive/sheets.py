@@ -319,7 +319,7 @@ def _signatures(
             found = substitutes.get((build.table.round.number, team.number))
             if found is None:
                 refuse(f"{s_path}.substitute", f"team #{team.number} has no substitute in this round")
-            signed_by = {"substitute": found}
+            signed_by: dict[str, Player | Substitute] = {"substitute": found}
         else:
             if signature.player is None:
                 refuse(f"{s_path}.player", "who signed: one of the team's players, or its substitute")
