@@ -27,5 +27,8 @@ class ClockForm(forms.Form):
 class TimeCallForm(forms.Form):
     """Time called at a table, or taken back by staff (with a reason on a signed sheet)."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(
+        widget=forms.HiddenInput,
+        error_messages={"required": "The sheet's version is missing: reload the page and try again."},
+    )
     reason = forms.CharField(required=False, max_length=300, label="Reason (a signed sheet)")

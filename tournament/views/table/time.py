@@ -4,19 +4,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.forms.clock import TimeCallForm
 from tournament.services import sheets
-from tournament.views.common import refusal_say, service_run
-from tournament.views.table.page import TablePage, back_to_sheet, change_of
-
-
-def _time_post(request, secret, service, done):
-    page = TablePage(request, secret, with_players=False)
-    form = TimeCallForm(request.POST)
-    if not form.is_valid():
-        refusal_say(request, "The sheet's version is missing: reload the page and try again.")
-        return back_to_sheet(page)
-    context = change_of(request, form.cleaned_data)
-    service_run(request, lambda: service(table=page.table, context=context), done)
-    return back_to_sheet(page)
+from tournament.views.table.page import TablePage, change_of, sheet_form_post
 
 
 def time_called_said(table) -> str:
@@ -28,9 +16,21 @@ def time_called_said(table) -> str:
 
 @require_POST
 def time_call(request, secret):
-    return _time_post(request, secret, sheets.table_time_call, time_called_said)
+    page = TablePage(request, secret, with_players=False)
+
+    def call(**data):
+        return sheets.table_time_call(table=page.table, context=change_of(request, data))
+
+    return sheet_form_post(page, "time", TimeCallForm(request.POST), call, time_called_said)
 
 
 @require_POST
 def time_call_lift(request, secret):
-    return _time_post(request, secret, sheets.table_time_call_lift, "Time called taken back: the sheet is open again.")
+    page = TablePage(request, secret, with_players=False)
+
+    def lift(**data):
+        return sheets.table_time_call_lift(table=page.table, context=change_of(request, data))
+
+    return sheet_form_post(
+        page, "time", TimeCallForm(request.POST), lift, "Time called taken back: the sheet is open again."
+    )
