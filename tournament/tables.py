@@ -18,11 +18,11 @@ from django.utils.safestring import SafeData, SafeString
 from django_tables2.export import TableExport
 from django_tables2.utils import AttributeDict
 
+from tournament.addresses import Addresses
 from tournament.models import Hand, Team
 from tournament.models.money import PRIZE_FROM
 from tournament.selectors.exports import ForfeitRow
 from tournament.selectors.standings import StandingRow
-from tournament.views.common import Addresses
 
 # A spreadsheet reads a cell beginning with one of these as a formula (or the start of one).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

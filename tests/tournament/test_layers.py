@@ -32,3 +32,16 @@ def test_no_data_layer_imports_one_above_it():
         allowed = set(LAYERS[: LAYERS.index(layer) + 1])
         upward += [f"{path.relative_to(APP.parent)} imports tournament.{name}" for name in _imports(path) - allowed]
     assert upward == []
+
+
+# What may use the views: the URL map, and the tag that draws a form's once-token as the views check it.
+VIEWS_USED_BY = {"urls.py", "templatetags/once.py"}
+
+
+def test_nothing_the_views_use_imports_them():
+    users = {
+        str(path.relative_to(APP))
+        for path in APP.rglob("*.py")
+        if path.relative_to(APP).parts[0] != "views" and "views" in _imports(path)
+    }
+    assert users <= VIEWS_USED_BY

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from tournament import forms, printing, selectors
+from tournament.addresses import Addresses
 from tournament.models import TeamMember
 from tournament.roles import is_director
 from tournament.selectors.clock import round_projections
@@ -17,7 +18,7 @@ from tournament.selectors.teams import absent_twice
 from tournament.services import draws
 from tournament.services.absence import forfeit_opens_at
 from tournament.typed import number_within
-from tournament.views.common import Addresses, form_action, form_saved, request_actor
+from tournament.views.common import form_action, form_saved, request_actor
 from tournament.views.director.clock import clock_context
 from tournament.views.permissions import director_required, scorekeeper_required
 from tournament.wording import in_words, still_playing_words

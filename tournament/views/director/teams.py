@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from tournament import forms, printing, selectors
+from tournament.addresses import Addresses
 from tournament.errors import ImportRejected
 from tournament.forms.money import PaymentForm
 from tournament.models import Payment, Pot
@@ -23,7 +24,6 @@ from tournament.services.teams import CSV_COLUMNS, PlayerEntry
 from tournament.tables import SafeExport, TeamListing
 from tournament.typed import whole_number
 from tournament.views.common import (
-    Addresses,
     form_action,
     form_page,
     form_saved,
