@@ -64,12 +64,14 @@ bench: $(VENV)/.installed
 	$(BENCH) bench_across
 
 ## make bench-load: 256 tables saving hands, alone then with 200 and 500 spectators polling the standings, on SQLite
-## (the database as the cache) then PostgreSQL with Redis (BENCH_POSTGRES's server, BENCH_REDIS); it creates and drops
+## (the database as the cache), again on SQLite through the hand form without JavaScript (check page, sheet reloaded;
+## no spectators; its p95 against a lone save's), then PostgreSQL with Redis (BENCH_POSTGRES's server, BENCH_REDIS); it creates and drops
 ## its own PostgreSQL database, keeps to its own key prefix in Redis (deleting those keys alone) and finds a free port
 BENCH_POSTGRES ?= postgres://postgres@127.0.0.1:5432/postgres
 BENCH_REDIS ?= redis://127.0.0.1:6379/0
 bench-load: $(VENV)/.installed
 	$(BENCH) bench_load --database sqlite
+	$(BENCH) bench_load --database sqlite --path form --spectators ""
 	$(BENCH) bench_load --database postgres --postgres $(BENCH_POSTGRES) --cache-url $(BENCH_REDIS)
 
 lint: $(VENV)/.installed-dev

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from bench.phone import hand_fields, phone_open
+from bench.phone import FormPhone, hand_fields, phone_open
 from tournament.management.gunicorn import gunicorn_serving
 
 HANDS = 20
@@ -24,6 +24,9 @@ RESEND = 0.05
 TIMEOUT = 30
 WARM_UP = 15
 DEALERS = ["N", "E", "S", "W"]
+LONE = 12  # hands one table saves before the load starts, alone: the floor each phase is compared with
+LONE_WARM = 4  # saved first and not timed: each of gunicorn's workers past its first requests
+FORM_GOAL = 10  # the form path's p95 under load at most this many times a lone save's
 
 
 @dataclass
@@ -65,6 +68,13 @@ class Command(BaseCommand):
             help="CACHE_URL for the run (e.g. redis://127.0.0.1:6379/0), used under the run's own key prefix; "
             "the database's if not given",
         )
+        parser.add_argument(
+            "--path",
+            choices=["queue", "form"],
+            default="queue",
+            help="queue: the phone's script posts each hand to the queue's address; form: no JavaScript, the hand "
+            "form posted, the check page confirmed and the sheet opened again after each save",
+        )
         parser.add_argument("--teams", type=int, default=512)
         parser.add_argument("--port", type=int, help="gunicorn's port (a free one if not given)")
         parser.add_argument("--think", type=float, default=10.0, help="mean seconds between a phone's hands")
@@ -78,9 +88,12 @@ class Command(BaseCommand):
             help="seconds between changes to the standings (as a sheet signed somewhere), each one rendered again",
         )
 
-    def handle(
-        self, *args, database, postgres, cache_url, teams, port, think, seconds, spectators, poll, change, **options
-    ):
+    def handle(self, *args, path, **options):
+        database, postgres, cache_url, port = (options[key] for key in ("database", "postgres", "cache_url", "port"))
+        teams, think, seconds, spectators, poll, change = (
+            options[key] for key in ("teams", "think", "seconds", "spectators", "poll", "change")
+        )
+        self.path = path
         crowds = [int(n) for n in spectators.split(",") if n.strip()]
         run_name = f"bench_load_{os.getpid()}_{secrets.token_hex(4)}"
         with tempfile.TemporaryDirectory() as folder:
@@ -157,11 +170,14 @@ class Command(BaseCommand):
         acknowledged = {}
         lock = threading.Lock()
         with gunicorn_serving(env, port=port) as port:
+            lone_secret, *secrets = secrets
+            lone = self._lone_saves(port, lone_secret, acknowledged, lock)
             clock = Clock(phases, seconds)
             # The phases start once every phone has its sheet open (256 pages opened at once are no save).
             ready = threading.Barrier(len(secrets), action=clock.begin)
+            phone = self._form_phone if self.path == "form" else self._phone
             phones = [
-                threading.Thread(target=self._phone, args=(port, secret, think, clock, ready, acknowledged, lock))
+                threading.Thread(target=phone, args=(port, secret, think, clock, ready, acknowledged, lock))
                 for secret in secrets
             ]
             watchers = [
@@ -182,16 +198,24 @@ class Command(BaseCommand):
                 "'entry_id', 'dealer', 'bidder', 'level', 'kind', 'books'))))",
             )
         )
+        self.lone = lone
         self._report(
             database, cache_url, len(secrets), think, seconds, poll, change, clock.warm_up, phases, acknowledged, stored
         )
 
     def _report(self, database, cache_url, tables, think, seconds, poll, change, warm_up, phases, acknowledged, stored):
+        lone = self.lone
         cache = "Redis" if cache_url.startswith("redis") else "the database"
+        path = "the hand form, its check page and the sheet reloaded" if self.path == "form" else "the phone's queue"
+        lone_p95 = statistics.quantiles(lone, n=100)[94]
         self.stdout.write(
-            f"{database} ({cache} as the cache): {tables} tables saving a hand every {think:.0f} s on average, "
-            f"phases of {seconds:.0f} s, spectators polling the standings every {poll:.0f} s, the standings changing "
-            f"every {change:.0f} s; gunicorn.conf.py; after a {WARM_UP} s warm-up"
+            f"{database} ({cache} as the cache), through {path}: {tables} tables saving a hand every {think:.0f} s "
+            f"on average, phases of {seconds:.0f} s, spectators polling the standings every {poll:.0f} s, the "
+            f"standings changing every {change:.0f} s; gunicorn.conf.py; after a {WARM_UP} s warm-up"
+        )
+        self.stdout.write(
+            f"  a lone save ({LONE} hands at one table before the load, after {LONE_WARM} not timed): "
+            f"p50 {statistics.median(lone) * 1000:.0f} ms, p95 {lone_p95 * 1000:.0f} ms"
         )
         base = None
         failures = []
@@ -206,8 +230,11 @@ class Command(BaseCommand):
             base = base or p95
             line = (
                 f"  {phase.name:>4} ({phase.spectators} spectators): {len(phase.saves)} saves, p50 "
-                f"{statistics.median(phase.saves) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, p99 {cut[98] * 1000:.0f} ms"
+                f"{statistics.median(phase.saves) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+                f"p99 {cut[98] * 1000:.0f} ms, p95 {p95 / lone_p95:.1f}x a lone save's"
             )
+            if self.path == "form" and p95 / lone_p95 > FORM_GOAL:
+                failures.append(f"phase {phase.name}: save p95 {p95 / lone_p95:.1f}x a lone save's (goal {FORM_GOAL}x)")
             if phase.spectators:
                 ratio = p95 / base
                 polls = sorted(phase.polls)
@@ -274,6 +301,55 @@ class Command(BaseCommand):
                 version = json.loads(body)["version"]
             # A phone idle for seconds finds its connection closed (gunicorn keeps one open 20 s): it opens anew.
             connection.close()
+            time.sleep(random.uniform(0, 2 * think))
+
+    def _lone_saves(self, port, secret, acknowledged, lock) -> list[float]:
+        """``LONE`` hands saved at one table while nothing else runs: each save's time at the phone."""
+        took = []
+        if self.path == "form":
+            phone = FormPhone(port, secret, timeout=TIMEOUT)
+            for number in range(LONE_WARM + LONE):
+                start = time.perf_counter()
+                entry = phone.save(DEALERS[number % 4])
+                took.append(time.perf_counter() - start)
+                acknowledged[entry] = [DEALERS[number % 4], DEALERS[number % 4], 3, "high", 9]
+            return took[LONE_WARM:]
+        connection, headers, token, version = phone_open(port, secret, timeout=TIMEOUT)
+        for number in range(LONE_WARM + LONE):
+            dealer = DEALERS[number % 4]
+            fields = hand_fields(token, version, dealer, f"lone-{secret}-{number}")
+            start = time.perf_counter()
+            connection.request("POST", f"/table/{secret}/hands/sync/", body=urlencode(fields), headers=headers)
+            version = json.loads(connection.getresponse().read())["version"]
+            took.append(time.perf_counter() - start)
+            acknowledged[fields["entry_id"]] = [dealer, dealer, 3, "high", 9]
+        connection.close()
+        return took[LONE_WARM:]
+
+    def _form_phone(self, port, secret, think, clock, ready, acknowledged, lock) -> None:
+        """One table's phone without JavaScript (``FormPhone``): a hand every ``think`` seconds on average, each
+        timed from the form's post to the sheet open again."""
+        phone = FormPhone(port, secret, timeout=TIMEOUT)
+        ready.wait()
+        time.sleep(random.uniform(0, 2 * think))
+        for number in range(HANDS):
+            phase = clock.phase()
+            if phase is None:
+                return
+            dealer = DEALERS[number % 4]
+            start = time.perf_counter()
+            try:
+                entry = phone.save(dealer)
+            except (TimeoutError, RuntimeError, ValueError) as error:
+                with lock:
+                    if isinstance(error, TimeoutError):
+                        phase.timeouts += 1
+                    else:
+                        phase.errors.append(str(error)[:120])
+                return
+            with lock:
+                phase.saves.append(time.perf_counter() - start)
+                acknowledged[entry] = [dealer, dealer, 3, "high", 9]
             time.sleep(random.uniform(0, 2 * think))
 
     def _standings_change(self, url, every, clock) -> None:
