@@ -1,16 +1,19 @@
 """The API's answers across events: a series' standings, a person's record, a tournament's statistics and
 awards. Public data only: a hidden person is "a player" with no number, and no phone is ever given."""
 
+from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Schema
-from pydantic import Field
+from pydantic import Field, TypeAdapter
 
 from scoring.statistics import Statistics
 from tournament.api.routes import api, log_cached, tournament_cached
 from tournament.api.schemas import place_out
 from tournament.models import Tournament
+from tournament.pagecache.serving import public_cached, series_version
 from tournament.selectors.persons import person_page, person_public
-from tournament.selectors.series import series_get, series_standings_of
+from tournament.selectors.series import SERIES_PAGE_ROWS, series_get, series_page, series_rows_count
 from tournament.selectors.statistics import tournament_statistics
 
 
@@ -55,7 +58,13 @@ class SeriesOut(Schema):
     name: str
     points_table: dict[str, float]
     tournaments: list[str]
-    standings: list[SeriesRowOut]
+    page: int = Field(description="This page of the standings, from 1.")
+    pages: int
+    rows: int = Field(description="The standings' rows on every page together.")
+    standings: list[SeriesRowOut] = Field(description="This page's rows, 100 at the most.")
+
+
+SERIES = TypeAdapter(SeriesOut)
 
 
 class TeamStatisticsOut(Schema):
@@ -125,37 +134,50 @@ def statistics_out(stats: Statistics) -> StatisticsOut:
 
 
 @api.get("/series/{slug}", response=SeriesOut, tags=["series"])
-@log_cached
-def get_series(request, slug: str):
-    """A series' standings: each person's points over its tournaments; equal totals share the place."""
-    # Rows as plain dicts, checked once against SeriesRowOut when the answer is written: a Schema object per
-    # row and per tournament costs twice the time at 50 tournaments of 512 teams.
-    standings = series_standings_of(series_get(slug))
-    tournaments = standings.tournaments
-    return SeriesOut.model_validate(
-        {
-            "slug": standings.series.slug,
-            "name": standings.series.name,
-            "points_table": standings.series.points_data,
-            "tournaments": [tournament.slug for tournament in tournaments],
-            "standings": [
-                {
-                    **place_out(row.place),
-                    "name": row.name,
-                    "city": row.city,
-                    "person": row.person_id,
-                    "linked": row.linked,
-                    "points": float(row.total),
-                    "by_tournament": [
-                        {"tournament": tournament.slug, "points": float(row.points_shown[tournament.pk])}
-                        for tournament in tournaments
-                        if tournament.pk in row.points_shown
-                    ],
-                }
-                for row in standings.rows
-            ],
-        }
-    )
+def get_series(request, slug: str, page: int = 1):
+    """A series' standings, 100 rows a page (``page``; past the last page, the last): each person's points over
+    its tournaments; equal totals share the place. Kept like the public pages until a result of one of its
+    tournaments, or the series itself, changes."""
+    found = series_get(slug)
+    asked = Paginator(range(series_rows_count(found)), SERIES_PAGE_ROWS).get_page(page)
+    number, pages = asked.number, asked.paginator.num_pages
+
+    def answer() -> HttpResponse:
+        # Rows as plain dicts, checked once against SeriesOut when the answer is written: a Schema object per
+        # row and per tournament costs twice the time at 50 tournaments of 512 teams.
+        shown = series_page(found, number, pages)
+        standings = shown.standings
+        tournaments = standings.tournaments
+        built = SeriesOut.model_validate(
+            {
+                "slug": found.slug,
+                "name": found.name,
+                "points_table": found.points_data,
+                "tournaments": [tournament.slug for tournament in tournaments],
+                "page": number,
+                "pages": pages,
+                "rows": len(standings.rows),
+                "standings": [
+                    {
+                        **place_out(row.place),
+                        "name": row.name,
+                        "city": row.city,
+                        "person": row.person_id,
+                        "linked": row.linked,
+                        "points": float(row.total),
+                        "by_tournament": [
+                            {"tournament": tournament.slug, "points": float(row.points_shown[tournament.pk])}
+                            for tournament in tournaments
+                            if tournament.pk in row.points_shown
+                        ],
+                    }
+                    for row in (page_row.row for page_row in shown.rows)
+                ],
+            }
+        )
+        return HttpResponse(SERIES.dump_json(built), content_type="application/json; charset=utf-8")
+
+    return public_cached(request, slot=f"{request.path}?page={number}", version=series_version(found), render=answer)
 
 
 @api.get("/tournaments/{slug}/statistics", response=TournamentStatisticsOut, tags=["results"])

@@ -42,7 +42,7 @@ from django.utils.http import http_date, parse_http_date_safe
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament import selectors
-from tournament.models import Table, Tournament
+from tournament.models import Series, Table, Tournament
 
 KEEP_SECONDS = 6 * 3600
 # A render of the biggest page takes well under a second; a worker that dies rendering frees the lock this soon.
@@ -69,6 +69,18 @@ def page_version(tournament: Tournament, scope: str, *, team_number: int | None 
         sheets = Table.objects.filter(seatings__team__tournament=tournament, seatings__team__number=team_number)
         version += f".t{sheets.aggregate(total=Sum('version'))['total'] or 0}"
     return version
+
+
+def series_version(series: Series) -> str:
+    """The version of what a series' pages show: its name, its points table and its tournaments in order, each
+    at its results version (a person linked, renamed or hidden moves the results of the tournaments they played;
+    a tournament or its event renamed moves its own)."""
+    shown = (
+        series.name,
+        series.points_data,
+        [(e.tournament_id, e.tournament.results_version) for e in series.entries.all()],
+    )
+    return f"{settings.RELEASE}.series{series.pk}." + hashlib.sha256(repr(shown).encode()).hexdigest()[:20]
 
 
 def _cacheable(request) -> bool:
@@ -230,6 +242,14 @@ def serve_cached(request, *, slot: str, version: str, render: Callable[[], HttpR
     if isinstance(kept, HttpResponse):
         return kept
     return _answer(request, kept, "whist; fwd=miss; stored")
+
+
+def public_cached(request, *, slot: str, version: str, render: Callable[[], HttpResponse]) -> HttpResponse:
+    """A public page or answer that is no one tournament's (a series'), served as ``public_page`` serves a
+    tournament's: from the shared cache for an anonymous reader, rendered for staff."""
+    if not _cacheable(request):
+        return render()
+    return serve_cached(request, slot=slot, version=version, render=render)
 
 
 def piece(slot: str, version: str, render: Callable[[], str]) -> SafeString:

@@ -132,6 +132,81 @@ def series_standings_of(series: Series) -> SeriesStandings:
     return SeriesStandings(series, tournaments, result)
 
 
+# A page of a series' standings: a phone's worth of rows, with the latest tournaments' points in columns.
+SERIES_PAGE_ROWS = 100
+SERIES_RECENT = 10
+
+
+def series_rows_count(series: Series) -> int:
+    """How many rows the series' standings have (a person, or a player not yet linked to one), counted without
+    working out any points: the page asked for is known before anything is rendered."""
+    members = TeamMember.objects.filter(tournament__series_entries__series=series)
+    persons = members.filter(player__person__isnull=False).values("player__person").distinct().count()
+    return persons + members.filter(player__person__isnull=True).values("player").distinct().count()
+
+
+@dataclass(frozen=True)
+class SeriesPageRow:
+    row: SeriesRow
+    earlier: str
+    cells: list[str]
+
+
+@dataclass(frozen=True)
+class SeriesPage:
+    """Page ``number`` of ``pages`` of the standings: its ``SERIES_PAGE_ROWS`` rows, each with its points in
+    the ``SERIES_RECENT`` latest tournaments (``recent``) and the sum of its points in the earlier ones."""
+
+    standings: SeriesStandings
+    number: int
+    pages: int
+
+    @property
+    def recent(self) -> list:
+        return self.standings.tournaments[-SERIES_RECENT:]
+
+    @property
+    def earlier(self) -> list:
+        return self.standings.tournaments[:-SERIES_RECENT]
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if self.number < self.pages else None
+
+    @property
+    def first_place(self) -> int:
+        """The row the page starts at, counted from 1 (rows, not places: places are shared)."""
+        return (self.number - 1) * SERIES_PAGE_ROWS + 1
+
+    @property
+    def last_place(self) -> int:
+        return min(self.number * SERIES_PAGE_ROWS, len(self.standings.rows))
+
+    @property
+    def rows(self) -> list[SeriesPageRow]:
+        start = self.first_place - 1
+        earlier = [tournament.pk for tournament in self.earlier]
+        return [
+            SeriesPageRow(
+                row,
+                points_text(sum((row.points_shown.get(pk, Fraction(0)) for pk in earlier), Fraction(0)))
+                if earlier and not row.hidden
+                else "",
+                row.cells[len(earlier) :],
+            )
+            for row in self.standings.rows[start : start + SERIES_PAGE_ROWS]
+        ]
+
+
+def series_page(series: Series, number: int, pages: int) -> SeriesPage:
+    """Page ``number`` of the ``pages`` of the series' standings."""
+    return SeriesPage(series_standings_of(series), number, pages)
+
+
 @dataclass
 class SeriesTotal:
     series: Series
