@@ -1,12 +1,14 @@
 """A season's standings on a phone: a page of rows at a time with the latest tournaments in columns, kept in the
 cache for everyone until a result of one of its tournaments (or the series) changes."""
 
+import io
 import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from pypdf import PdfReader
 
 from bench.fields import across_build
 from scoring.series import points_text
@@ -27,8 +29,7 @@ def body_rows(response) -> list[list[str]]:
 @pytest.fixture
 def long_series(db):
     """12 events of 64 teams: 128 persons in every event, a series longer than a page and than its columns."""
-    series, tournaments, persons = across_build(events=12, teams=64, name="Long")
-    return series
+    return across_build(events=12, teams=64, name="Long")[0]
 
 
 def test_a_long_series_is_paged_with_its_latest_tournaments_in_columns(client, long_series):
@@ -61,7 +62,7 @@ def test_a_long_series_is_paged_with_its_latest_tournaments_in_columns(client, l
 
 
 def test_the_series_page_is_kept_until_a_result_or_the_series_changes(client, db):
-    series, tournaments, persons = across_build(events=2, teams=8, name="Kept")
+    series, _, persons = across_build(events=2, teams=8, name="Kept")
     address = reverse("public:series", args=[series.slug])
     with CaptureQueriesContext(connection) as rendering:
         first = client.get(address)
@@ -97,3 +98,14 @@ def test_the_api_gives_the_series_a_page_at_a_time_and_keeps_it(client, long_ser
     assert client.get(address, {"page": 9}).json() == last, "past the last page: the last"
     assert "hit" in client.get(address)["Cache-Status"]
     assert client.get(address, {"page": "abc"}).status_code == 422
+
+
+def test_a_long_series_prints_its_totals(client, scorekeeper, long_series):
+    client.force_login(scorekeeper)
+    pdf = client.get(reverse("director:series_pdf", args=[long_series.slug])).content
+    printed = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert "Totals over the series' 12 tournaments" in printed and " T12 " not in printed
+    standings = series_standings_of(series_get(long_series.slug))
+    shown = next(row for row in standings.rows if not row.hidden and row.linked)
+    line = next(line for line in printed.splitlines() if line.startswith(str(shown.place)) and shown.name in line)
+    assert line.split()[-2:] == [shown.total_text, "12"], "the total and the tournaments played"
