@@ -10,6 +10,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 from itertools import groupby
 from typing import Any, Generic, TypeVar
 
@@ -94,6 +95,7 @@ def points_number(points: Fraction) -> int | float:
 QUARTERS = {0: "", 1: "¼", 2: "½", 3: "¾"}
 
 
+@lru_cache(maxsize=4096)
 def points_text(points: Fraction) -> str:
     """ "6", "2½", "¼": how a standings table writes points (whole quarters in integers: a series table
     writes tens of thousands of them)."""

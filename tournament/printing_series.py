@@ -18,7 +18,8 @@ def series_standings_pdf(standings: SeriesStandings) -> bytes:
         cells = [[str(len(row.points_shown)) if not row.hidden else ""] for row in standings.rows]
     else:
         columns = SERIES_COLUMNS + [(f"T{index}", TOURNAMENT_WIDTH, True) for index in range(1, len(tournaments) + 1)]
-        cells = [row.cells for row in standings.rows]
+        ids = [tournament.pk for tournament in tournaments]
+        cells = [row.cells(ids) for row in standings.rows]
     lines = report_lines(
         columns,
         [
@@ -27,6 +28,8 @@ def series_standings_pdf(standings: SeriesStandings) -> bytes:
         ],
     )
     context = {"standings": standings, "lines": lines, "tournaments": tournaments, "totals_only": totals_only}
+    if totals_only:
+        context["listing"] = "\n".join(lines[1])
     paper = tournaments[0].paper_size if tournaments else "letter"
     landscape = not totals_only and len(tournaments) > LANDSCAPE_AFTER
     return pdf_render("print/series.html", context, paper=paper, landscape=landscape)

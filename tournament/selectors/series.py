@@ -1,5 +1,6 @@
 """A series' standings: each person's points over the series' tournaments, whoever their partner was."""
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -40,11 +41,7 @@ class SeriesRow:
     hidden: bool = False
     points: dict[int, Fraction] = field(default_factory=dict)
     place: Place = UNRANKED
-    cells: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> Fraction:
-        return sum(self.points.values(), Fraction(0))
+    total: Fraction = Fraction(0)
 
     @property
     def total_text(self) -> str:
@@ -55,9 +52,10 @@ class SeriesRow:
         """The points per tournament the public may see: none for a hidden person."""
         return {} if self.hidden else self.points
 
-    def points_in(self, tournament_id: int) -> str:
+    def cells(self, tournament_ids: list[int]) -> list[str]:
+        """The points shown in each of these tournaments ("" where none: not played, or hidden)."""
         shown = self.points_shown
-        return points_text(shown[tournament_id]) if tournament_id in shown else ""
+        return [points_text(shown[pk]) if pk in shown else "" for pk in tournament_ids]
 
 
 @dataclass(frozen=True)
@@ -104,32 +102,37 @@ def series_standings_of(series: Series) -> SeriesStandings:
     """Every team's own two players get the team's points from each tournament (finish, not added up, and
     each qualifying round won); a person's total is the sum. Equal totals share the place. Players not yet
     linked to a person are listed on their own, so no points go missing while the director links them.
-    Members are read as plain values and each team's points worked out once: 50 tournaments of 512 teams
-    are 51,200 members."""
+    Members are read as plain values, each finish's points worked out once and the totals summed as whole
+    numbers over the points' common denominator: 50 tournaments of 512 teams are 51,200 members."""
     table = series.points
     tournaments = [entry.tournament for entry in series.entries.all()]
     ids = [tournament.pk for tournament in tournaments]
-    outcomes = team_outcomes(ids)
-    team_points = {
-        team_id: tournament_points(table, finish=outcome.finish, qualifying_wins=outcome.qualifying_wins)
-        for team_id, outcome in outcomes.items()
-    }
+    finishes: dict[tuple, Fraction] = {}
+    team_points = {}
+    for team_id, outcome in team_outcomes(ids).items():
+        finish = (outcome.finish, outcome.qualifying_wins)
+        if finish not in finishes:
+            finishes[finish] = tournament_points(table, finish=outcome.finish, qualifying_wins=outcome.qualifying_wins)
+        team_points[team_id] = finishes[finish]
+    denominator = math.lcm(1, *(points.denominator for points in finishes.values()))
+    scaled = {points: points.numerator * (denominator // points.denominator) for points in finishes.values()}
     rows: dict[tuple, SeriesRow] = {}
+    sums: dict[tuple, int] = {}
     members = TeamMember.objects.filter(tournament_id__in=ids).order_by("tournament_id", "team_id", "position")
     for tournament_id, team_id, *who in members.values_list(*MEMBER_FIELDS):
         row = _row_for(*who)
         row = rows.setdefault(row.key, row)
-        if team_id in team_points:
-            row.points[tournament_id] = team_points[team_id]
+        points = team_points.get(team_id)
+        if points is not None:
+            row.points[tournament_id] = points
+            sums[row.key] = sums.get(row.key, 0) + scaled[points]
+    for key, row in rows.items():
+        row.total = Fraction(sums.get(key, 0), denominator)
     totals = {key: row.total for key, row in rows.items()}
     ordered = series_standings(totals, order_key=lambda key: (rows[key].name.lower(), key))
-    result = []
     for entry in ordered:
-        row = rows[entry.key]
-        row.place = entry.place
-        row.cells = [row.points_in(tournament_id) for tournament_id in ids]
-        result.append(row)
-    return SeriesStandings(series, tournaments, result)
+        rows[entry.key].place = entry.place
+    return SeriesStandings(series, tournaments, [rows[entry.key] for entry in ordered])
 
 
 # A page of a series' standings: a phone's worth of rows, with the latest tournaments' points in columns.
@@ -196,7 +199,7 @@ class SeriesPage:
                 points_text(sum((row.points_shown.get(pk, Fraction(0)) for pk in earlier), Fraction(0)))
                 if earlier and not row.hidden
                 else "",
-                row.cells[len(earlier) :],
+                row.cells([tournament.pk for tournament in self.recent]),
             )
             for row in self.standings.rows[start : start + SERIES_PAGE_ROWS]
         ]
