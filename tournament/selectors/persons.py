@@ -179,7 +179,7 @@ def person_page(person: Person) -> PersonPage:
     return PersonPage(
         person=person,
         tournaments=rows,
-        series=person_series_points(team_of),
+        series=person_series_points(team_of, outcomes=outcomes),
         stats=person_statistics(list(team_of.values())),
         rating=rating,
     )

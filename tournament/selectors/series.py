@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from scoring.places import Place
 from scoring.series import points_text, series_standings, tournament_points
 from tournament.models import HIDDEN_NAME, Series, SeriesTournament, TeamMember
-from tournament.selectors.outcomes import team_outcomes
+from tournament.selectors.outcomes import Outcome, team_outcomes
 
 
 def series_list() -> QuerySet[Series]:
@@ -221,11 +221,15 @@ class SeriesTotal:
         return points_text(self.points)
 
 
-def person_series_points(person_teams: dict[int, int]) -> list[SeriesTotal]:
+def person_series_points(
+    person_teams: dict[int, int], *, outcomes: dict[int, Outcome] | None = None
+) -> list[SeriesTotal]:
     """The person's total in every series holding one of their tournaments; ``person_teams`` maps each
-    tournament id the person played to their team id."""
+    tournament id the person played to their team id; ``outcomes``: those tournaments' (``team_outcomes``),
+    when the caller has them."""
     entries = SeriesTournament.objects.filter(tournament_id__in=list(person_teams)).select_related("series")
-    outcomes = team_outcomes(person_teams)
+    if outcomes is None:
+        outcomes = team_outcomes(person_teams)
     totals: dict[int, SeriesTotal] = {}
     for entry in entries.order_by("series__name", "tournament_id"):
         total = totals.setdefault(entry.series_id, SeriesTotal(entry.series))
