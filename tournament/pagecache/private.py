@@ -29,28 +29,44 @@ from django.utils.cache import patch_vary_headers
 CACHE_CONTROL = "private, no-cache"
 
 
-def private_etag(request, *shown) -> str | None:
-    """The ETag of the private page at ``request.path`` showing ``shown`` to this browser; None when the page is
-    to be drawn afresh without one (see the module)."""
+# Stands for the CSRF secret a browser without one is given with the page, while the page is drawn.
+SECRET_TO_COME = "secret to come"
+
+
+def private_etag(request, *shown, secret: str | None = None) -> str | None:
+    """The ETag of the private page at ``request.path`` showing ``shown`` to this browser (with the CSRF
+    ``secret`` it will send, when not the one it sent); None when the page is to be drawn afresh without one
+    (see the module)."""
     if request.method not in ("GET", "HEAD") or request.user.is_authenticated:
         return None
-    secret = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    secret = secret or request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
     if not secret or len(get_messages(request)):
         return None
     seen = repr((settings.RELEASE, request.path, secret, shown))
     return '"p' + hashlib.sha256(seen.encode()).hexdigest()[:24] + '"'
 
 
-def private_answer(request, etag: str | None, render: Callable[[], HttpResponse]) -> HttpResponse:
-    """304 when the browser holds the page at ``etag``; else ``render()``, marked with the ETag when it is the
-    page itself (200). A page drawn gives the browser a CSRF cookie, forms or none (a signed sheet has none): its
-    next reload can be answered 304."""
+def private_answer(
+    request, etag_of: Callable[[str | None], str | None], render: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """304 when the browser holds the page at its ETag (``etag_of(None)``: ``private_etag`` with the browser's
+    own CSRF secret); else ``render()``, marked with the ETag when it is the page itself (200). A page drawn
+    gives the browser a CSRF cookie, forms or none (a signed sheet has none). A browser that had none is given
+    the ETag made with the secret it now gets, when drawing the page changed nothing else the ETag counts (a
+    session line shown once, say): its first reload is answered 304 too."""
+    etag = etag_of(None)
     if etag is not None and etag in request.headers.get("If-None-Match", ""):
         response: HttpResponse = HttpResponseNotModified()
     else:
+        first = etag is None and not request.COOKIES.get(settings.CSRF_COOKIE_NAME)
+        before = etag_of(SECRET_TO_COME) if first else None
         response = render()
         get_token(request)
-        if etag is None or response.status_code != 200:
+        if response.status_code != 200:
+            return response
+        if before is not None and etag_of(SECRET_TO_COME) == before:
+            etag = etag_of(request.META["CSRF_COOKIE"])
+        if etag is None:
             return response
     response["ETag"] = etag
     response["Cache-Control"] = CACHE_CONTROL

@@ -138,9 +138,13 @@ def team_page(request, team_id):
     """The team's page; 304 to the phone that has it as it stands (``pagecache.private``): the new-table banner
     and its memory of the rounds shown are in the ETag too."""
     team = _team(request, team_id)
-    seen = request.session.get(SEEN_ROUNDS, {}).get(str(team.pk))
-    etag = private_etag(request, team_page_state(team), seen)
-    return private_answer(request, etag, lambda: _page(request, team))
+    state = team_page_state(team)
+
+    def etag_of(secret: str | None) -> str | None:
+        seen = request.session.get(SEEN_ROUNDS, {}).get(str(team.pk))
+        return private_etag(request, state, seen, secret=secret)
+
+    return private_answer(request, etag_of, lambda: _page(request, team))
 
 
 def _enters(now) -> bool:

@@ -169,7 +169,8 @@ class Command(BaseCommand):
 
     def _burst(self, port, paths, *, etags=None) -> tuple[float, dict]:
         """The time until every path is answered, asked by BURST_CLIENTS clients at once, each on its own
-        connection; the ETag each answer gave."""
+        connection; the ETag and the cookies each answer gave (a phone asking again sends both, as a browser
+        does: a table's page is its phone's own, told by its CSRF cookie)."""
         given = {}
         lock = threading.Lock()
         queue = iter(paths)
@@ -182,13 +183,19 @@ class Command(BaseCommand):
                 if path is None:
                     break
                 headers = {"Accept-Encoding": "gzip"}
-                if etags and etags.get(path):
-                    headers["If-None-Match"] = etags[path]
+                etag, held = (etags or {}).get(path) or (None, "")
+                if etag:
+                    headers["If-None-Match"] = etag
+                if held:
+                    headers["Cookie"] = held
                 connection.request("GET", path, headers=headers)
                 response = connection.getresponse()
                 response.read()
                 assert response.status in (200, 304), (path, response.status)
-                given[path] = response.getheader("ETag")
+                set_cookies = [
+                    value.split(";")[0] for key, value in response.getheaders() if key.lower() == "set-cookie"
+                ]
+                given[path] = (response.getheader("ETag"), "; ".join(set_cookies))
             connection.close()
 
         start = time.perf_counter()

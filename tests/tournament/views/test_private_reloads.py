@@ -75,6 +75,28 @@ def test_a_table_page_reloaded_unchanged_is_304_and_every_change_draws_it_again(
     assert re.search(r"(20:00|19:[0-9]{2}) left", changed_after(phone, url, page)), "the clock runs"
 
 
+def test_a_phones_first_visit_gives_the_etag_its_first_reload_is_answered_with(phone, tournament, drawn):
+    """The draw's release: a phone opens its table's link for the first time (no cookie yet) and asks again:
+    304, the page it has being the page (its forms carry the CSRF secret it was given)."""
+    table = tournament.rounds.get(number=1).tables.get(number=1)
+    url = reverse("table", args=[table.secret])
+    first = phone.get(url)
+    assert first.status_code == 200 and first["ETag"] and settings.CSRF_COOKIE_NAME in first.cookies
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', first.content.decode()).group(1)
+    assert reload(phone, url, first).status_code == 304
+    assert (
+        phone.post(
+            reverse("table_first_dealer", args=[table.secret]),
+            {"csrfmiddlewaretoken": token, "first-version": "0", "first-seat": "N"},
+        ).status_code
+        == 302
+    ), "the page kept is one whose forms are taken"
+    assert reload(phone, url, first).status_code == 200, "the sheet changed"
+
+    stranger = Client()
+    assert stranger.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200, "another phone's first visit"
+
+
 def test_a_table_page_with_a_message_is_drawn_and_keeps_it_for_the_page(phone, tournament, drawn):
     table = tournament.rounds.get(number=1).tables.get(number=1)
     url = reverse("table", args=[table.secret])

@@ -17,7 +17,9 @@ def table_card(request, secret):
     table = selectors.table_by_secret(sitting.table.secret, seated=False)
     moves = {"card": card, "moves": sitting.moves, "moves_from": sitting.moves_from}
     # Where the teams move follows the draws (the live version) and whether this sheet has begun (its version).
-    etag = table_page_etag(request, table, card.pk, sitting.moves_from and sitting.moves_from.pk)
+    shown = (card.pk, sitting.moves_from and sitting.moves_from.pk)
     return private_answer(
-        request, etag, lambda: render_page(request, TablePage(request, table.secret, table=table), **moves)
+        request,
+        lambda secret: table_page_etag(request, table, *shown, secret=secret),
+        lambda: render_page(request, TablePage(request, table.secret, table=table), **moves),
     )

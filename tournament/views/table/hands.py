@@ -43,8 +43,11 @@ CHECK = "table_check"
 def table_page(request, secret):
     """The sheet; 304 to the phone that has it as it stands (``pagecache.private``)."""
     table = selectors.table_by_secret(secret, seated=False)
-    etag = table_page_etag(request, table)
-    return private_answer(request, etag, lambda: render_page(request, TablePage(request, secret, table=table)))
+    return private_answer(
+        request,
+        lambda secret_given: table_page_etag(request, table, secret=secret_given),
+        lambda: render_page(request, TablePage(request, secret, table=table)),
+    )
 
 
 def preview_context(result, hand: Hand | None = None) -> dict:

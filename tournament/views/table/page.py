@@ -393,9 +393,10 @@ class TablePage:
         return context
 
 
-def table_page_etag(request, table: Table, *shown) -> str | None:
-    """The ETag of the table's page as this phone would be shown it now (``pagecache.private``), with ``shown``
-    besides (the card's); None while the session holds a refusal or a hand taken back for it (shown once)."""
+def table_page_etag(request, table: Table, *shown, secret: str | None = None) -> str | None:
+    """The ETag of the table's page as this phone would be shown it now (``pagecache.private``, with its CSRF
+    ``secret`` when not the one it sent), with ``shown`` besides (the card's); None while the session holds a
+    refusal or a hand taken back for it (shown once)."""
     secret = table.secret
     if any((request.session.get(key) or {}).get("secret") == secret for key in (REFUSED, TAKEN_BACK)):
         return None
@@ -410,8 +411,10 @@ def table_page_etag(request, table: Table, *shown) -> str | None:
         undo if undo and undo["secret"] == secret else None,
         request.session.get(CARDS, {}).get(secret),
         request.session.get(TEAM_CODES, {}),
-        request.COOKIES.get(DEVICE_COOKIE),
+        # The phone's name, given on its first visit (``DeviceMiddleware``) and sent from then on.
+        request.COOKIES.get(DEVICE_COOKIE) or getattr(request, "new_device", None),
         *shown,
+        secret=secret,
     )
 
 
