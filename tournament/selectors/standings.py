@@ -308,17 +308,18 @@ def _credited_byes(
     )
     if rounds is not None:
         out = out.filter(pk__in=rounds)
+    if team_ids is not None:
+        # Only the rounds where those teams had a bye or a forfeit: for a team with none, nothing is counted.
+        bye_rounds = Seating.objects.filter(round__tournament=tournament, team_id__in=team_ids).filter(
+            Q(table__isnull=True) | ~Q(table__forfeit="")
+        )
+        out = out.filter(pk__in=bye_rounds.values("round_id"))
     complete = {
         pk: tables > 0 and unsigned == 0 for pk, tables, unsigned in out.values_list("pk", "table_count", "unsigned")
     }
     if not complete:
         return []
     seatings = Seating.objects.filter(round_id__in=complete)
-    if team_ids is not None:
-        bye_rounds = Seating.objects.filter(round_id__in=complete, team_id__in=team_ids).filter(
-            Q(table__isnull=True) | ~Q(table__forfeit="")
-        )
-        seatings = seatings.filter(round_id__in=bye_rounds.values("round_id"))
     winners = defaultdict(list)
     byes = []
     for seating in seatings.values(

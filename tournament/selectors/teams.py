@@ -50,7 +50,7 @@ def team_rounds(team: Team) -> list[TeamRound]:
     seatings = list(
         Seating.objects.filter(team=team)
         .exclude(round__status=Round.Status.DRAFT)
-        .select_related("round", "table__playoff_match")
+        .select_related("round", "table__round", "table__playoff_match")
         .order_by("round__number")
     )
     table_ids = [s.table_id for s in seatings if s.table_id]
