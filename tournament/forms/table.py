@@ -8,7 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.db import models
 from django.utils.html import escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 import scoring
 from scoring import BidKind, BidOutOfTurnChoice, Pair, PenaltyKind, RedealReason, Suit
@@ -20,10 +20,29 @@ from tournament.services.sheets.entries import HandEntry
 
 
 class ChoiceButtons(forms.RadioSelect):
-    """Radio buttons drawn as big tap targets (see .choices in app.css)."""
+    """Radio buttons drawn as big tap targets (see .choices in app.css).
+
+    Drawn once per process for each set of name, value, attributes and choices: the sheet draws about a hundred
+    buttons (the bid grid, the books, the suits), the same at every table, and drawing them through their
+    templates took most of the table page's time."""
 
     template_name = "table/widgets/choice_buttons.html"
     option_template_name = "table/widgets/choice_button.html"
+
+    def render(self, name, value, attrs=None, renderer=None):
+        key = (type(self), name, repr(value), repr(self.attrs), repr(attrs), repr(list(self.choices)))
+        drawn = _drawn_buttons.get(key)
+        if drawn is None:
+            drawn = super().render(name, value, attrs, renderer)
+            if len(_drawn_buttons) >= DRAWN_BUTTONS_KEPT:
+                _drawn_buttons.clear()
+            _drawn_buttons[key] = drawn
+        return drawn
+
+
+# Button rows drawn so far in this process (``ChoiceButtons.render``), and how many are kept at most.
+_drawn_buttons: dict[tuple, SafeString] = {}
+DRAWN_BUTTONS_KEPT = 2048
 
 
 class SplitLabelButtons(ChoiceButtons):

@@ -1,5 +1,7 @@
 """The penalty form offers every offence the engine declares, with the entries the engine says it needs."""
 
+import re
+
 import pytest
 
 from scoring import PenaltyKind
@@ -33,3 +35,17 @@ def test_a_staff_only_offence_is_not_offered_to_the_table_link():
     offered = dict(PenaltyForm(hands=[], staff=False).fields["kind"].choices)
     assert PenaltyKind.DIRECTOR_RULING not in offered
     assert offered[PenaltyKind.RENEGE] == "Renege (books move before scoring)"
+
+
+def test_a_row_of_buttons_drawn_again_is_the_same_and_shows_what_is_chosen():
+    """The buttons are drawn once per process for what they show (``ChoiceButtons.render``): a form with an
+    answer shows that answer checked, and the empty form stays empty."""
+    from tournament.forms.table import HandForm
+
+    empty = str(HandForm(seats=[])["books"])
+    assert "checked" not in empty and str(HandForm(seats=[])["books"]) == empty
+    chosen = str(HandForm({"books": "9"}, seats=[])["books"])
+    assert re.search(r'value="9"[^>]*checked', chosen) and chosen.count("checked") == 1
+    assert str(HandForm(seats=[])["books"]) == empty
+    minimum = HandForm(seats=[], min_bid=4)
+    assert 'value="3:high"' not in str(minimum["bid"]) and 'value="3:high"' in str(HandForm(seats=[])["bid"])
