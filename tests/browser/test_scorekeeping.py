@@ -114,7 +114,9 @@ def test_without_javascript_a_confirmation_page_shows_the_points(browser, live_s
     form.locator("[data-field=books] label").nth(11).click()
     form.get_by_role("button", name="Show points").click()
     expect(page.get_by_text("This hand: North–South 10, East–West 0 (made).")).to_be_visible()
-    expect(page.locator(".card strong").first, "the bid read back in the players' words").to_have_text("5 No Trump")
+    expect(page.locator(".card strong").first, "the bid read back in the players' words").to_have_text(
+        "5 No Trump (uptown)"
+    )
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.get_by_text("Hand 1 saved: North–South 10, East–West 0.")).to_be_visible()
     # The sheet shows before its load event fires (a stylesheet still coming on a loaded machine): count after it.
