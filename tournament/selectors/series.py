@@ -181,17 +181,17 @@ class SeriesPage:
         return self.number + 1 if self.number < self.pages else None
 
     @property
-    def first_place(self) -> int:
-        """The row the page starts at, counted from 1 (rows, not places: places are shared)."""
+    def first_row(self) -> int:
+        """The row the page starts at, counted from 1 (rows, not places, which are shared)."""
         return (self.number - 1) * SERIES_PAGE_ROWS + 1
 
     @property
-    def last_place(self) -> int:
+    def last_row(self) -> int:
         return min(self.number * SERIES_PAGE_ROWS, len(self.standings.rows))
 
     @property
     def rows(self) -> list[SeriesPageRow]:
-        start = self.first_place - 1
+        start = self.first_row - 1
         earlier = [tournament.pk for tournament in self.earlier]
         return [
             SeriesPageRow(
