@@ -77,7 +77,8 @@ MOVES: dict[Changed, Moves] = {
     # where ratings break ties.
     Changed.PERSON: RESULTS_AND_LIVE,
     Changed.RATINGS: RESULTS_AND_LIVE,
-    # A series is shown on its own pages and the persons' pages, rendered afresh each time.
+    # A series is shown on its own pages, kept at the version of the series and of its tournaments' results
+    # (``pagecache.serving.series_version``), and on the persons' pages, rendered afresh each time.
     Changed.SERIES: Moves(),
     # The answers that show announcements are kept per set of announcements showing.
     Changed.ANNOUNCEMENT: Moves(),
