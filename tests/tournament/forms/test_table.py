@@ -49,3 +49,13 @@ def test_a_row_of_buttons_drawn_again_is_the_same_and_shows_what_is_chosen():
     assert str(HandForm(seats=[])["books"]) == empty
     minimum = HandForm(seats=[], min_bid=4)
     assert 'value="3:high"' not in str(minimum["bid"]) and 'value="3:high"' in str(HandForm(seats=[])["bid"])
+
+
+def test_a_tables_own_seat_buttons_are_drawn_for_it_and_not_kept():
+    from tournament.forms import buttons as table_forms
+    from tournament.forms.table import HandForm
+
+    table_forms._drawn_buttons.clear()
+    str(HandForm(seats=[])["dealer"])
+    str(HandForm(seats=[])["books"])
+    assert [key[0].__name__ for key in table_forms._drawn_buttons] == ["ChoiceButtons"]
