@@ -1,7 +1,6 @@
 """The API's answers across events: a series' standings, a person's record, a tournament's statistics and
 awards. Public data only: a hidden person is "a player" with no number, and no phone is ever given."""
 
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Schema
@@ -11,9 +10,9 @@ from scoring.statistics import Statistics
 from tournament.api.routes import api, log_cached, tournament_cached
 from tournament.api.schemas import place_out
 from tournament.models import Tournament
-from tournament.pagecache.serving import public_cached, series_version
+from tournament.pagecache.serving import public_cached, series_page_asked, series_version
 from tournament.selectors.persons import person_page, person_public
-from tournament.selectors.series import SERIES_PAGE_ROWS, series_get, series_page, series_rows_count
+from tournament.selectors.series import series_get, series_page
 from tournament.selectors.statistics import tournament_statistics
 
 
@@ -139,8 +138,8 @@ def get_series(request, slug: str, page: int = 1):
     its tournaments; equal totals share the place. Kept like the public pages until a result of one of its
     tournaments, or the series itself, changes."""
     found = series_get(slug)
-    asked = Paginator(range(series_rows_count(found)), SERIES_PAGE_ROWS).get_page(page)
-    number, pages = asked.number, asked.paginator.num_pages
+    version = series_version(found)
+    number, pages = series_page_asked(found, page, version)
 
     def answer() -> HttpResponse:
         # Rows as plain dicts, checked once against SeriesOut when the answer is written: a Schema object per
@@ -177,7 +176,7 @@ def get_series(request, slug: str, page: int = 1):
         )
         return HttpResponse(SERIES.dump_json(built), content_type="application/json; charset=utf-8")
 
-    return public_cached(request, slot=f"{request.path}?page={number}", version=series_version(found), render=answer)
+    return public_cached(request, slot=f"{request.path}?page={number}", version=version, render=answer)
 
 
 @api.get("/tournaments/{slug}/statistics", response=TournamentStatisticsOut, tags=["results"])

@@ -31,11 +31,12 @@ import math
 import time
 from collections.abc import Callable
 from functools import wraps
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
+from django.core.paginator import Paginator
 from django.db.models import Sum
 from django.http import HttpResponse, HttpResponseNotModified
 from django.utils.http import http_date, parse_http_date_safe
@@ -43,6 +44,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tournament import selectors
 from tournament.models import Series, Table, Tournament
+from tournament.selectors.series import SERIES_PAGE_ROWS, series_rows_count
+
+T = TypeVar("T")
 
 KEEP_SECONDS = 6 * 3600
 # A render of the biggest page takes well under a second; a worker that dies rendering frees the lock this soon.
@@ -252,17 +256,31 @@ def public_cached(request, *, slot: str, version: str, render: Callable[[], Http
     return serve_cached(request, slot=slot, version=version, render=render)
 
 
+def kept(slot: str, version: str, compute: Callable[[], T]) -> T:
+    """A value worked out once per ``version`` of what it depends on and kept in the shared cache under ``slot``,
+    one entry a slot."""
+    key = "piece:" + hashlib.sha256(slot.encode()).hexdigest()
+    found = cache.get(key)
+    if isinstance(found, tuple) and len(found) == 2 and found[0] == version:
+        return found[1]
+    value = compute()
+    cache.set(key, (version, value), KEEP_SECONDS)
+    return value
+
+
 def piece(slot: str, version: str, render: Callable[[], str]) -> SafeString:
     """A part of a page drawn alike for everyone who sees it (a team's rounds on its own page, whose forms and
-    session lines are drawn for each phone): rendered once per ``version`` of what it shows and kept in the shared
-    cache under ``slot``, one entry a slot. ``render`` is a template's output (escaped there)."""
-    key = "piece:" + hashlib.sha256(slot.encode()).hexdigest()
-    kept = cache.get(key)
-    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
-        return mark_safe(kept[1])
-    html = render()
-    cache.set(key, (version, html), KEEP_SECONDS)
-    return mark_safe(html)
+    session lines are drawn for each phone): rendered once per ``version`` of what it shows (``kept``).
+    ``render`` is a template's output (escaped there)."""
+    return mark_safe(kept(slot, version, render))
+
+
+def series_page_asked(series: Series, asked: int | str | None, version: str) -> tuple[int, int]:
+    """The page of the series' standings ``asked`` for (junk: the first; past the last: the last) and how many
+    pages there are, its rows counted once per ``version`` (``series_version``), not at every request."""
+    rows = kept(f"series-rows:{series.pk}", version, lambda: series_rows_count(series))
+    page = Paginator(range(rows), SERIES_PAGE_ROWS).get_page(asked)
+    return page.number, page.paginator.num_pages
 
 
 def _no_parameters(request, tournament) -> str:

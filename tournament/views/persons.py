@@ -17,15 +17,13 @@ from tournament.forms.persons import (
     UnlinkForm,
 )
 from tournament.models import Person, Tournament
-from tournament.pagecache.serving import public_cached, public_page, series_version
+from tournament.pagecache.serving import public_cached, public_page, series_page_asked, series_version
 from tournament.printing_series import series_standings_pdf
 from tournament.selectors.persons import event_link_rows, person_log, person_page, person_public, persons_search
 from tournament.selectors.series import (
-    SERIES_PAGE_ROWS,
     series_get,
     series_list,
     series_page,
-    series_rows_count,
     series_standings_of,
 )
 from tournament.selectors.statistics import tournament_statistics
@@ -219,12 +217,12 @@ def series_public(request, slug):
     """A series' standings, a page of rows at a time, kept in the cache for everyone until one of its
     tournaments' results (or the series itself) changes."""
     found = series_get(slug)
-    asked = Paginator(range(series_rows_count(found)), SERIES_PAGE_ROWS).get_page(request.GET.get("page"))
-    number, pages = asked.number, asked.paginator.num_pages
+    version = series_version(found)
+    number, pages = series_page_asked(found, request.GET.get("page"), version)
     return public_cached(
         request,
         slot=f"{request.path}?page={number}",
-        version=series_version(found),
+        version=version,
         render=lambda: render(request, "public/series.html", {"page": series_page(found, number, pages)}),
     )
 

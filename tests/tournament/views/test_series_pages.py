@@ -71,6 +71,7 @@ def test_the_series_page_is_kept_until_a_result_or_the_series_changes(client, db
         again = client.get(address)
     assert "hit" in again["Cache-Status"] and again.content == first.content
     assert len(reading) < len(rendering) - 3, "kept: the standings are not worked out again"
+    assert not any("tournament_teammember" in query["sql"] for query in reading), "nor its rows counted again"
     assert client.get(address, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
 
     shown = next(person for person in persons if not person.hidden)
